@@ -1,0 +1,78 @@
+/**
+ * The one event stream. The loop emits these; the line UI, `-p text`, `-p json`, `-p stream-json`
+ * and the transcript recorder are all consumers. No mode re-implements the loop.
+ */
+import type {
+  ApiErrorCategory,
+  AssistantMessage,
+  ContentBlockParam,
+  MessageParam,
+  RawMessageStreamEvent,
+  StopReason,
+  TokenUsage,
+} from "../model/types.ts";
+import type { ToolDisplay } from "../tools/types.ts";
+
+export type TerminalReason =
+  | "completed"
+  | "max_turns"
+  | "api_error"
+  | "refusal"
+  | "aborted_streaming"
+  | "aborted_tools"
+  | "prompt_too_long";
+
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: unknown;
+}
+
+export interface LoopOutcome {
+  reason: TerminalReason;
+  /** Last API stop reason seen. */
+  stopReason: StopReason | null;
+  /** Model round-trips made in this turn. */
+  numTurns: number;
+  /** Text of the final assistant message (empty when none). */
+  finalText: string;
+  usage: TokenUsage;
+  apiMs: number;
+  error?: { message: string; status: number | null; category: ApiErrorCategory };
+  denials: PermissionDenial[];
+}
+
+export type AgentEvent =
+  | { type: "turn_start"; message: MessageParam }
+  | { type: "request_start"; turn: number }
+  | { type: "raw_stream"; event: RawMessageStreamEvent }
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; text: string }
+  | {
+      type: "api_retry";
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      status: number | null;
+      category: ApiErrorCategory;
+      message: string;
+    }
+  | { type: "assistant_message"; message: AssistantMessage }
+  | { type: "tool_start"; id: string; name: string; input: unknown }
+  | {
+      type: "tool_end";
+      id: string;
+      name: string;
+      isError: boolean;
+      /** Model-facing content, as sent in the tool_result block. */
+      content: string | ContentBlockParam[];
+      display?: ToolDisplay;
+      data?: unknown;
+    }
+  /** The single user message carrying every tool_result of one assistant reply. */
+  | { type: "tool_results"; message: MessageParam; data: Record<string, unknown> }
+  | { type: "permission_denied"; id: string; name: string; input: unknown; reason: string }
+  | { type: "notice"; level: "info" | "warning"; message: string }
+  | { type: "turn_end"; outcome: LoopOutcome };
+
+export type Emit = (event: AgentEvent) => void;

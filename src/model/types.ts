@@ -1,0 +1,117 @@
+/**
+ * The model seam. The loop only sees `StreamFn`; the real implementation (client.ts) drives
+ * `@anthropic-ai/sdk`, tests may drive the same SDK against the fake server.
+ * Wire types are the SDK's own, imported as types only (erased at build time).
+ */
+import type {
+  ContentBlock,
+  ContentBlockParam,
+  MessageParam,
+  RawMessageStreamEvent,
+  StopReason,
+  TextBlockParam,
+  Tool as ApiTool,
+  ToolResultBlockParam,
+  Usage,
+} from "@anthropic-ai/sdk/resources/messages";
+
+export type {
+  ApiTool,
+  ContentBlock,
+  ContentBlockParam,
+  MessageParam,
+  RawMessageStreamEvent,
+  StopReason,
+  TextBlockParam,
+  ToolResultBlockParam,
+  Usage,
+};
+
+export interface ThinkingConfig {
+  type: "enabled" | "adaptive";
+  budget_tokens?: number;
+}
+
+export interface ModelRequest {
+  model: string;
+  maxTokens: number;
+  system: TextBlockParam[];
+  tools: ApiTool[];
+  messages: MessageParam[];
+  thinking?: ThinkingConfig;
+}
+
+/** A complete assistant reply, exactly as the API produced it (thinking blocks verbatim). */
+export interface AssistantMessage {
+  id: string;
+  model: string;
+  content: ContentBlock[];
+  stopReason: StopReason | null;
+  usage: TokenUsage;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+}
+
+export const zeroUsage = (): TokenUsage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadInputTokens: 0,
+  cacheCreationInputTokens: 0,
+});
+
+export function addUsage(total: TokenUsage, more: TokenUsage): TokenUsage {
+  return {
+    inputTokens: total.inputTokens + more.inputTokens,
+    outputTokens: total.outputTokens + more.outputTokens,
+    cacheReadInputTokens: total.cacheReadInputTokens + more.cacheReadInputTokens,
+    cacheCreationInputTokens: total.cacheCreationInputTokens + more.cacheCreationInputTokens,
+  };
+}
+
+export type ApiErrorCategory =
+  | "authentication_failed"
+  | "billing_error"
+  | "rate_limit"
+  | "overloaded"
+  | "invalid_request"
+  | "server_error"
+  | "connection"
+  | "stalled"
+  | "prompt_too_long"
+  | "aborted"
+  | "unknown";
+
+/** What one model request produces, in order. Exactly one `message` or a thrown ApiFailure ends it. */
+export type ModelEvent =
+  | { type: "raw"; event: RawMessageStreamEvent }
+  | { type: "text_delta"; index: number; text: string }
+  | { type: "thinking_delta"; index: number; text: string }
+  | {
+      type: "retry";
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      status: number | null;
+      category: ApiErrorCategory;
+      message: string;
+    }
+  | { type: "message"; message: AssistantMessage };
+
+export type StreamFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ModelEvent>;
+
+/** A model request that failed for good (after retries, or not retryable). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly category: ApiErrorCategory,
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiFailure";
+  }
+}

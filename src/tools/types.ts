@@ -1,0 +1,91 @@
+/**
+ * A tool is one file exporting one plain object of type `Tool`. Validation, the permission gate,
+ * hooks, output truncation and error wrapping happen once, in loop/execute.ts — never in a tool.
+ * A tool signals a problem the model should fix by throwing `ToolError` (util/errors.ts).
+ */
+import type { z } from "zod";
+import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type { FileTracker } from "./shared/file-tracker.ts";
+import type { ShellJobs } from "./shared/shell-jobs.ts";
+
+/** Drives permission defaults and scheduling: consecutive `read` calls run concurrently. */
+export type ToolAccess = "read" | "write" | "exec" | "network";
+
+export type ToolResultContent = string | Array<TextBlockParam | ImageBlockParam>;
+
+export interface ToolOutput {
+  /** What the model sees. */
+  content: ToolResultContent;
+  /** Short, UI-facing summary: "Read 120 lines", "exit 1", a diff. Never sent to the model. */
+  display?: ToolDisplay;
+  /** Structured result for transcripts and stream-json (`toolUseResult`), e.g. Bash stdout/stderr. */
+  data?: unknown;
+}
+
+export interface ToolDisplay {
+  summary: string;
+  /** Unified diff for Edit/Write, rendered by the UI. */
+  diff?: string;
+}
+
+export interface TodoItem {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+  activeForm: string;
+}
+
+export interface ToolLimits {
+  bashDefaultTimeoutMs: number;
+  bashMaxTimeoutMs: number;
+  /** Characters of command output returned to the model before a truncation marker. */
+  bashMaxOutputChars: number;
+  /** Lines Read returns when no `limit` is given. */
+  readDefaultLines: number;
+  /** Characters per line before Read cuts the line with a marker. */
+  readMaxLineChars: number;
+}
+
+export const defaultToolLimits: ToolLimits = {
+  bashDefaultTimeoutMs: 120_000,
+  bashMaxTimeoutMs: 600_000,
+  bashMaxOutputChars: 30_000,
+  readDefaultLines: 2000,
+  readMaxLineChars: 2000,
+};
+
+/** State that lives for the whole session and is shared by every tool call. */
+export interface ToolSession {
+  /** Directory the session started in; relative paths resolve against `cwd`. */
+  readonly projectDir: string;
+  /** Bash's working directory; a `cd` in one command carries over to the next. */
+  cwd: string;
+  readonly files: FileTracker;
+  readonly shells: ShellJobs;
+  todos: TodoItem[];
+  /** Environment for child processes (settings `env` already applied). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly limits: ToolLimits;
+}
+
+export interface ToolContext {
+  readonly toolUseId: string;
+  readonly signal: AbortSignal;
+  readonly session: ToolSession;
+}
+
+export interface Tool<Schema extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: Schema;
+  readonly access: ToolAccess;
+  /** The string permission rules match: a path for file tools, the command for Bash. */
+  subject(input: z.infer<Schema>, session: ToolSession): string;
+  run(input: z.infer<Schema>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Erases the schema parameter so heterogeneous tools fit in one array. */
+export type AnyTool = Tool<z.ZodType>;
+
+export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): AnyTool {
+  return tool as unknown as AnyTool;
+}
