@@ -4,9 +4,10 @@
  * Wire types are the SDK's own, imported as types only (erased at build time).
  */
 import type {
+  AssistantMessageParam,
   ContentBlock,
   ContentBlockParam,
-  MessageParam,
+  UserMessageParam,
   RawMessageStreamEvent,
   StopReason,
   TextBlockParam,
@@ -15,11 +16,13 @@ import type {
   Usage,
 } from "@anthropic-ai/sdk/resources/messages";
 
+/** A conversation message: the SDK also allows mid-conversation `system` messages, clew does not. */
+export type MessageParam = UserMessageParam | AssistantMessageParam;
+
 export type {
   ApiTool,
   ContentBlock,
   ContentBlockParam,
-  MessageParam,
   RawMessageStreamEvent,
   StopReason,
   TextBlockParam,
@@ -48,6 +51,8 @@ export interface AssistantMessage {
   content: ContentBlock[];
   stopReason: StopReason | null;
   usage: TokenUsage;
+  /** tool_use blocks whose streamed input was not valid JSON (typically cut off by max_tokens). */
+  malformedToolUseIds: string[];
 }
 
 export interface TokenUsage {

@@ -8,8 +8,9 @@ import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resource
 import type { FileTracker } from "./shared/file-tracker.ts";
 import type { ShellJobs } from "./shared/shell-jobs.ts";
 
-/** Drives permission defaults and scheduling: consecutive `read` calls run concurrently. */
-export type ToolAccess = "read" | "write" | "exec" | "network";
+import type { ToolAccess } from "../permissions/types.ts";
+
+export type { ToolAccess };
 
 export type ToolResultContent = string | Array<TextBlockParam | ImageBlockParam>;
 

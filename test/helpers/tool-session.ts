@@ -1,8 +1,8 @@
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileTracker } from "../../src/tools/shared/file-tracker.ts";
-import type { ShellJobs } from "../../src/tools/shared/shell-jobs.ts";
+import { ShellJobRegistry } from "../../src/tools/shared/shell-jobs.ts";
 import {
   defaultToolLimits,
   type AnyTool,
@@ -16,16 +16,13 @@ export function tempDir(prefix = "clew-tool-"): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 }
 
-const noShells: ShellJobs = {
-  async killAll() {},
-};
-
+/** Each session gets its own real background-job registry; call `session.shells.killAll()` after the test. */
 export function toolSession(dir: string, overrides: Partial<ToolSession> = {}): ToolSession {
   return {
     projectDir: dir,
     cwd: dir,
     files: new FileTracker(),
-    shells: noShells,
+    shells: new ShellJobRegistry(),
     todos: [],
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? dir },
     limits: defaultToolLimits,
@@ -48,4 +45,36 @@ export async function runTool(tool: AnyTool, input: unknown, session: ToolSessio
 export function textOf(output: ToolOutput): string {
   if (typeof output.content === "string") return output.content;
   return output.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("");
+}
+
+/**
+ * Whether a process still runs. A zombie counts as gone: it executes nothing, it only waits to be
+ * reaped, and in containers whose PID 1 does not reap, orphaned zombies linger indefinitely.
+ */
+export function isProcessRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Polls until `check` holds, running `step` (if given) between checks; false if it still fails
+ * after `limitMs`. The limit is a safety net against hangs, not a timing assertion.
+ */
+export async function eventually(check: () => boolean, limitMs = 10_000, step?: () => Promise<void>): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    await step?.();
+    if (check()) return true;
+    if (Date.now() > deadline) return false;
+    await Bun.sleep(20);
+  }
 }

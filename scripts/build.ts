@@ -1,0 +1,18 @@
+// Compiles the single self-contained executable dist/clew. Prompt text and tool descriptions
+// are text imports, so they are embedded; nothing is read from beside the binary at run time.
+import { $ } from "bun";
+
+const outfile = process.argv[2] ?? "dist/clew";
+const result = await Bun.build({
+  entrypoints: ["src/main.ts"],
+  compile: { outfile },
+  minify: true,
+  sourcemap: "none",
+  target: "bun",
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+const size = (await $`stat -c %s ${outfile}`.text()).trim();
+console.log(`built ${outfile} (${(Number(size) / 1e6).toFixed(1)} MB)`);

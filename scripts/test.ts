@@ -1,0 +1,27 @@
+// The one test command (README, CI): builds dist/clew (scenario and e2e tests run the compiled
+// binary), runs every test with `bun test`, and ends with the line `N passed, N failed`.
+export {};
+const build = Bun.spawnSync(["bun", "scripts/build.ts"], { stdout: "inherit", stderr: "inherit" });
+if (build.exitCode !== 0) {
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+}
+
+const child = Bun.spawn(["bun", "test", ...process.argv.slice(2)], {
+  stdout: "inherit",
+  stderr: "pipe",
+  env: { ...process.env, CLEW_BIN: `${process.cwd()}/dist/clew` },
+});
+// bun test prints its summary on stderr; pass everything through and keep the counts.
+let tail = "";
+const decoder = new TextDecoder();
+for await (const chunk of child.stderr) {
+  const text = decoder.decode(chunk, { stream: true });
+  process.stderr.write(text);
+  tail = (tail + text).slice(-4000);
+}
+const code = await child.exited;
+const passed = Number(/^\s*(\d+) pass/m.exec(tail)?.[1] ?? 0);
+const failed = Number(/^\s*(\d+) fail/m.exec(tail)?.[1] ?? (code === 0 ? 0 : 1));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(code === 0 && failed === 0 && passed > 0 ? 0 : 1);

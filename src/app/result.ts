@@ -1,0 +1,111 @@
+/**
+ * The `result` object of `--output-format json` / `stream-json`, in Claude Code's shape.
+ * API errors end as subtype "success" with is_error true (as Claude Code reports them);
+ * turn limits and interrupts use the error subtypes.
+ */
+import type { LoopOutcome } from "../loop/events.ts";
+import { costUSD, modelInfo } from "../model/models.ts";
+
+export interface ResultContext {
+  sessionId: string;
+  model: string;
+  durationMs: number;
+  maxTurns: number | undefined;
+}
+
+export interface ResultObject {
+  type: "result";
+  subtype: "success" | "error_max_turns" | "error_during_execution";
+  is_error: boolean;
+  api_error_status: number | null;
+  duration_ms: number;
+  duration_api_ms: number;
+  num_turns: number;
+  result?: string;
+  errors?: string[];
+  stop_reason: string | null;
+  terminal_reason: string;
+  session_id: string;
+  total_cost_usd: number;
+  usage: Record<string, unknown>;
+  modelUsage: Record<string, Record<string, number | string>>;
+  permission_denials: LoopOutcome["denials"];
+  uuid: string;
+}
+
+function apiErrorText(outcome: LoopOutcome): string {
+  const error = outcome.error;
+  if (!error) return "API Error";
+  return error.status !== null ? `API Error: ${error.status} ${error.message}` : `API Error: ${error.message}`;
+}
+
+export function buildResult(outcome: LoopOutcome, context: ResultContext): ResultObject {
+  const cost = costUSD(context.model, outcome.usage);
+  const info = modelInfo(context.model);
+  const base = {
+    type: "result" as const,
+    api_error_status: outcome.error?.status ?? null,
+    duration_ms: Math.round(context.durationMs),
+    duration_api_ms: Math.round(outcome.apiMs),
+    num_turns: outcome.numTurns,
+    stop_reason: outcome.stopReason,
+    session_id: context.sessionId,
+    total_cost_usd: cost,
+    usage: {
+      input_tokens: outcome.usage.inputTokens,
+      output_tokens: outcome.usage.outputTokens,
+      cache_creation_input_tokens: outcome.usage.cacheCreationInputTokens,
+      cache_read_input_tokens: outcome.usage.cacheReadInputTokens,
+      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      service_tier: "standard",
+    },
+    modelUsage: {
+      [context.model]: {
+        inputTokens: outcome.usage.inputTokens,
+        outputTokens: outcome.usage.outputTokens,
+        cacheReadInputTokens: outcome.usage.cacheReadInputTokens,
+        cacheCreationInputTokens: outcome.usage.cacheCreationInputTokens,
+        webSearchRequests: 0,
+        costUSD: cost,
+        contextWindow: info.contextWindow,
+        maxOutputTokens: info.maxOutputTokens,
+        costBasis: info.costBasis,
+      },
+    },
+    permission_denials: outcome.denials,
+    uuid: crypto.randomUUID(),
+  };
+  switch (outcome.reason) {
+    case "completed":
+      return { ...base, subtype: "success", is_error: false, result: outcome.finalText, terminal_reason: "completed" };
+    case "max_turns":
+      return {
+        ...base,
+        subtype: "error_max_turns",
+        is_error: true,
+        errors: [`Reached maximum number of turns (${context.maxTurns ?? outcome.numTurns - 1})`],
+        terminal_reason: "max_turns",
+      };
+    case "api_error":
+    case "prompt_too_long":
+      return { ...base, subtype: "success", is_error: true, result: apiErrorText(outcome), terminal_reason: outcome.reason };
+    case "refusal":
+      return {
+        ...base,
+        subtype: "success",
+        is_error: true,
+        result: outcome.finalText || "The model declined to respond to this request.",
+        terminal_reason: "model_error",
+      };
+    case "aborted_streaming":
+    case "aborted_tools":
+      return { ...base, subtype: "error_during_execution", is_error: true, errors: ["Interrupted"], terminal_reason: outcome.reason };
+  }
+}
+
+/** What `--output-format text` prints for a finished turn, and whether it belongs on stderr. */
+export function textResult(result: ResultObject): { text: string; toStderr: boolean } {
+  if (result.subtype === "error_max_turns") return { text: `Error: Reached max turns (${result.num_turns - 1})`, toStderr: true };
+  if (result.subtype === "error_during_execution") return { text: "Error: Interrupted", toStderr: true };
+  return { text: result.result ?? "", toStderr: result.is_error };
+}

@@ -1,0 +1,196 @@
+/**
+ * Command-line parsing, Claude Code's flag set. Hand-written because the grammar is small and
+ * has quirks (variadic tool lists, `-r` with an optional value, flags accepted only to be
+ * refused with a clear message) and because start-up time matters more than a framework.
+ */
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.ts";
+import { FatalError } from "../util/errors.ts";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+export interface CliOptions {
+  print: boolean;
+  prompt: string | undefined;
+  command: string | undefined;
+  commandArgs: string[];
+  continue: boolean;
+  resume: string | true | undefined;
+  sessionId: string | undefined;
+  model: string | undefined;
+  maxTurns: number | undefined;
+  outputFormat: OutputFormat;
+  inputFormat: "text" | "stream-json";
+  verbose: boolean;
+  includePartialMessages: boolean;
+  systemPrompt: string | undefined;
+  systemPromptFile: string | undefined;
+  appendSystemPrompt: string | undefined;
+  appendSystemPromptFile: string | undefined;
+  permissionMode: PermissionMode | undefined;
+  allowedTools: string[];
+  disallowedTools: string[];
+  tools: string[] | undefined;
+  settings: string | undefined;
+  settingSources: string[] | undefined;
+  addDirs: string[];
+  persistSession: boolean;
+  forkSession: boolean;
+  version: boolean;
+  help: boolean;
+}
+
+const SUBCOMMANDS = new Set(["config", "doctor", "update", "plugin", "plugins", "mcp", "install"]);
+
+const UNSUPPORTED = new Set([
+  "--bg", "--cloud", "--remote-control", "--teleport", "--from-pr", "--tmux", "--channels", "--restricted",
+  "--system-prompt-snapshot", "--file", "--desktop", "--environment", "--exec", "--ide", "--chrome", "--no-chrome",
+]);
+
+type Setter = (options: CliOptions, value: string) => void;
+
+function positiveInt(flag: string, value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw usage(`option '${flag} <n>' argument '${value}' is invalid. Expected a positive whole number.`);
+  return parsed;
+}
+
+function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw usage(`option '${flag}' argument '${value}' is invalid. Allowed choices are ${allowed.join(", ")}.`);
+}
+
+function usage(message: string): FatalError {
+  return new FatalError("usage", `error: ${message}`, "Run clew --help for usage.");
+}
+
+/** Values of a list option: space-separated args and comma-separated items both count. */
+function splitList(values: string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    // Commas inside parentheses belong to a rule specifier, e.g. Bash(git diff:*,x).
+    let depth = 0;
+    let current = "";
+    for (const char of value) {
+      if (char === "(") depth += 1;
+      if (char === ")") depth = Math.max(0, depth - 1);
+      if ((char === "," || (char === " " && depth === 0)) && depth === 0) {
+        if (current.trim() !== "") out.push(current.trim());
+        current = "";
+      } else current += char;
+    }
+    if (current.trim() !== "") out.push(current.trim());
+  }
+  return out;
+}
+
+const VALUE_FLAGS: Record<string, Setter> = {
+  "--model": (o, v) => (o.model = v),
+  "--max-turns": (o, v) => (o.maxTurns = positiveInt("--max-turns", v)),
+  "--output-format": (o, v) => (o.outputFormat = choice("--output-format <format>", v, ["text", "json", "stream-json"] as const)),
+  "--input-format": (o, v) => (o.inputFormat = choice("--input-format <format>", v, ["text", "stream-json"] as const)),
+  "--system-prompt": (o, v) => (o.systemPrompt = v),
+  "--system-prompt-file": (o, v) => (o.systemPromptFile = v),
+  "--append-system-prompt": (o, v) => (o.appendSystemPrompt = v),
+  "--append-system-prompt-file": (o, v) => (o.appendSystemPromptFile = v),
+  "--permission-mode": (o, v) =>
+    (o.permissionMode = v === "manual" ? "default" : choice("--permission-mode <mode>", v, PERMISSION_MODES)),
+  "--session-id": (o, v) => (o.sessionId = v),
+  "--settings": (o, v) => (o.settings = v),
+  "--setting-sources": (o, v) => (o.settingSources = splitList([v])),
+};
+
+const LIST_FLAGS: Record<string, (o: CliOptions, values: string[]) => void> = {
+  "--allowedTools": (o, v) => o.allowedTools.push(...splitList(v)),
+  "--allowed-tools": (o, v) => o.allowedTools.push(...splitList(v)),
+  "--disallowedTools": (o, v) => o.disallowedTools.push(...splitList(v)),
+  "--disallowed-tools": (o, v) => o.disallowedTools.push(...splitList(v)),
+  "--tools": (o, v) => (o.tools = splitList(v)),
+  "--add-dir": (o, v) => o.addDirs.push(...splitList(v)),
+};
+
+const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
+  "-p": (o) => (o.print = true),
+  "--print": (o) => (o.print = true),
+  "-c": (o) => (o.continue = true),
+  "--continue": (o) => (o.continue = true),
+  "--verbose": (o) => (o.verbose = true),
+  "--include-partial-messages": (o) => (o.includePartialMessages = true),
+  "--dangerously-skip-permissions": (o) => (o.permissionMode = "bypassPermissions"),
+  "--no-session-persistence": (o) => (o.persistSession = false),
+  "--fork-session": (o) => (o.forkSession = true),
+  "-v": (o) => (o.version = true),
+  "--version": (o) => (o.version = true),
+  "-h": (o) => (o.help = true),
+  "--help": (o) => (o.help = true),
+  "-d": () => {},
+  "--debug": () => {},
+};
+
+export function defaultOptions(): CliOptions {
+  return {
+    print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
+    sessionId: undefined, model: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
+    appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
+    disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],
+    persistSession: true, forkSession: false, version: false, help: false,
+  };
+}
+
+export function parseArgs(argv: readonly string[]): CliOptions {
+  const options = defaultOptions();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i] as string;
+    if (raw === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
+    if (!flag.startsWith("-") || flag === "-") {
+      positionals.push(raw);
+      continue;
+    }
+    if (flag === "-r" || flag === "--resume") {
+      const next = argv[i + 1];
+      if (inline !== undefined) options.resume = inline;
+      else if (next !== undefined && !next.startsWith("-")) {
+        options.resume = next;
+        i += 1;
+      } else options.resume = true;
+      continue;
+    }
+    const boolean = BOOLEAN_FLAGS[flag];
+    if (boolean) {
+      boolean(options);
+      continue;
+    }
+    const setter = VALUE_FLAGS[flag];
+    if (setter) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw usage(`option '${flag}' argument missing`);
+      setter(options, value);
+      continue;
+    }
+    const list = LIST_FLAGS[flag];
+    if (list) {
+      const values: string[] = inline !== undefined ? [inline] : [];
+      while (inline === undefined && argv[i + 1] !== undefined && !(argv[i + 1] as string).startsWith("-")) values.push(argv[++i] as string);
+      if (values.length === 0) throw usage(`option '${flag}' argument missing`);
+      list(options, values);
+      continue;
+    }
+    if (UNSUPPORTED.has(flag)) throw new FatalError("usage", `error: ${flag} is a Claude Code feature that clew does not support.`);
+    throw usage(`unknown option '${flag}'`);
+  }
+  const first = positionals[0];
+  if (first !== undefined && SUBCOMMANDS.has(first) && !options.print) {
+    options.command = first;
+    options.commandArgs = positionals.slice(1);
+  } else if (positionals.length > 0) {
+    options.prompt = positionals.join(" ");
+  }
+  return options;
+}

@@ -1,0 +1,67 @@
+/**
+ * Turns argv into a mode and runs it. Maps errors to exit codes: usage and fatal errors print
+ * one clear message on stderr and exit 1.
+ */
+import { readEnvironment } from "../settings/paths.ts";
+import { ClewError } from "../util/errors.ts";
+import { parseArgs } from "./args.ts";
+import help from "./help.md" with { type: "text" };
+import { runPrint, type PrintIO } from "./print.ts";
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  try {
+    return await Bun.stdin.text();
+  } catch {
+    process.stderr.write("clew: warning: could not read stdin; continuing with the prompt argument\n");
+    return "";
+  }
+}
+
+function writeOut(text: string): void {
+  process.stdout.write(text);
+}
+
+function writeErr(text: string): void {
+  process.stderr.write(text);
+}
+
+export async function main(argv: readonly string[], version: string): Promise<number> {
+  try {
+    const options = parseArgs(argv);
+    if (options.version) {
+      writeOut(`${version} (clew)\n`);
+      return 0;
+    }
+    if (options.help) {
+      writeOut(help);
+      return 0;
+    }
+    if (options.command) {
+      writeErr(`clew: '${options.command}' is not available in this build yet.\n`);
+      return 1;
+    }
+    const env = readEnvironment();
+    if (!options.print) {
+      writeErr("clew: the interactive terminal UI is not available in this build yet; use clew -p \"<prompt>\".\n");
+      return 1;
+    }
+    const io: PrintIO = {
+      write: writeOut,
+      writeError: writeErr,
+      stdoutIsTTY: process.stdout.isTTY === true,
+      readStdin,
+      onSignal: (handler) => {
+        process.on("SIGINT", () => handler("SIGINT"));
+        process.on("SIGTERM", () => handler("SIGTERM"));
+      },
+    };
+    return await runPrint(options, env, version, io);
+  } catch (error) {
+    if (error instanceof ClewError) {
+      writeErr(`${error.message}\n${error.hint ? `${error.hint}\n` : ""}`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Headless mode (`clew -p`): one turn, output as text, json or stream-json, and Claude Code's
+ * exit codes. All three formats consume the same event stream; none re-implements the loop.
+ */
+import { readFileSync } from "node:fs";
+import { openSession } from "../app/bootstrap.ts";
+import type { Session } from "../app/session.ts";
+import type { AgentEvent } from "../loop/events.ts";
+import type { Environment } from "../settings/paths.ts";
+import { FatalError } from "../util/errors.ts";
+import type { CliOptions } from "./args.ts";
+import { buildResult, textResult } from "../app/result.ts";
+import { framesFor, initFrame, type Frame } from "./stream-json.ts";
+
+export interface PrintIO {
+  write(text: string): void;
+  writeError(text: string): void;
+  stdoutIsTTY: boolean;
+  readStdin(): Promise<string>;
+  onSignal(handler: (signal: "SIGINT" | "SIGTERM") => void): void;
+}
+
+const STDIN_LIMIT = 10 * 1024 * 1024;
+
+function readTextOption(inline: string | undefined, file: string | undefined, flag: string): string | undefined {
+  if (inline !== undefined && file !== undefined) {
+    throw new FatalError("usage", `error: ${flag} and ${flag}-file cannot be used together.`);
+  }
+  if (file === undefined) return inline;
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    throw new FatalError("usage", `error: cannot read ${flag}-file ${file}.`, "Check that the file exists and is readable.");
+  }
+}
+
+async function resolvePrompt(options: CliOptions, io: PrintIO): Promise<string> {
+  const piped = await io.readStdin();
+  if (piped.length > STDIN_LIMIT) {
+    throw new FatalError("usage", "Error: Input from stdin is larger than 10 MB.", "Pass a smaller input or point clew at a file to read.");
+  }
+  const parts = [piped.trim(), options.prompt?.trim() ?? ""].filter((part) => part !== "");
+  if (parts.length === 0) {
+    throw new FatalError("usage", "Error: Input must be provided either through stdin or as a prompt argument when using --print");
+  }
+  return parts.join("\n\n");
+}
+
+export async function runPrint(options: CliOptions, env: Environment, version: string, io: PrintIO): Promise<number> {
+  if (options.outputFormat === "stream-json" && !options.verbose) {
+    throw new FatalError("usage", "Error: When using --print, --output-format=stream-json requires --verbose");
+  }
+  const started = performance.now();
+  const prompt = await resolvePrompt(options, io);
+  const session: Session = await openSession({
+    env,
+    version,
+    model: options.model,
+    maxTurns: options.maxTurns,
+    permissionMode: options.permissionMode ?? "default",
+    systemPrompt: readTextOption(options.systemPrompt, options.systemPromptFile, "--system-prompt"),
+    appendSystemPrompt: readTextOption(options.appendSystemPrompt, options.appendSystemPromptFile, "--append-system-prompt"),
+    tools: options.tools,
+    removedTools: options.disallowedTools.filter((rule) => /^[A-Za-z_][\w-]*$/.test(rule)),
+    resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
+    sessionId: options.sessionId,
+    persist: options.persistSession,
+  });
+
+  const controller = new AbortController();
+  let signalExit: number | undefined;
+  io.onSignal((signal) => {
+    signalExit ??= signal === "SIGINT" ? 130 : 143;
+    controller.abort(new Error(`Received ${signal}`));
+  });
+
+  const info = session.info;
+  const verboseJson = options.outputFormat === "json" && options.verbose;
+  const collected: Frame[] = [];
+  const emitFrame = (frame: Frame) => {
+    if (options.outputFormat === "stream-json") io.write(`${JSON.stringify(frame)}\n`);
+    else if (verboseJson) collected.push(frame);
+  };
+  const streamText = options.outputFormat === "text" && io.stdoutIsTTY;
+  let midLine = false;
+  const onEvent = (event: AgentEvent) => {
+    if (options.outputFormat !== "text") for (const frame of framesFor(event, info, options.includePartialMessages)) emitFrame(frame);
+    if (event.type === "api_retry") {
+      io.writeError(`clew: API ${event.status ?? event.category} — retrying in ${Math.round(event.delayMs / 100) / 10}s (attempt ${event.attempt}/${event.maxRetries})\n`);
+    }
+    if (event.type === "notice") io.writeError(`clew: ${event.message}\n`);
+    if (!streamText) return;
+    if (event.type === "text_delta") {
+      io.write(event.text);
+      midLine = !event.text.endsWith("\n");
+    }
+    if (event.type === "assistant_message" && midLine) {
+      io.write("\n");
+      midLine = false;
+    }
+  };
+
+  emitFrame(initFrame(info));
+  let outcome;
+  try {
+    outcome = await session.runTurn(prompt, onEvent, controller.signal);
+  } finally {
+    await session.close();
+  }
+  const result = buildResult(outcome, {
+    sessionId: info.sessionId,
+    model: info.model,
+    durationMs: performance.now() - started,
+    maxTurns: options.maxTurns ?? env.maxTurns,
+  });
+  emitFrame(result as unknown as Frame);
+  if (options.outputFormat === "json") io.write(`${JSON.stringify(verboseJson ? collected : result)}\n`);
+  if (options.outputFormat === "text") {
+    const { text, toStderr } = textResult(result);
+    if (toStderr) io.writeError(`${text}\n`);
+    else if (!streamText) io.write(`${text}\n`);
+  }
+  if (signalExit !== undefined) return signalExit;
+  return result.is_error ? 1 : 0;
+}

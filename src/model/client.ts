@@ -1,0 +1,157 @@
+/**
+ * The real StreamFn: one streaming Messages API request through `@anthropic-ai/sdk`, with
+ * clew's own retry policy (the SDK's retries are off so every attempt is visible), an idle
+ * timeout on the stream body, and events normalised to ModelEvent.
+ *
+ * A failed attempt discards everything it streamed: the caller only ever appends the final
+ * `message`, so a retry can never leave a partial or duplicate turn in history.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import { MessageAccumulator } from "./accumulate.ts";
+import { classifyError, retryDelayMs } from "./errors.ts";
+import { ApiFailure, type ModelEvent, type ModelRequest, type RawMessageStreamEvent, type StreamFn } from "./types.ts";
+
+export interface ModelClientOptions {
+  apiKey?: string;
+  authToken?: string;
+  baseURL?: string;
+  maxRetries: number;
+  /** Abort and retry an attempt when the stream body is silent this long. */
+  idleTimeoutMs: number;
+  requestTimeoutMs: number;
+  headers: Record<string, string>;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+let sdkModule: Promise<typeof import("@anthropic-ai/sdk")> | undefined;
+
+/** Starts loading the SDK without waiting, so its parse time overlaps other start-up work. */
+export function preloadSdk(): void {
+  sdkModule ??= import("@anthropic-ai/sdk");
+}
+
+class StreamStalled extends Error {
+  override name = "StreamStalled";
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Next item of an iterator, or StreamStalled when nothing arrives within `ms`. */
+async function nextWithin<T>(iterator: AsyncIterator<T>, ms: number, onStall: () => void): Promise<IteratorResult<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onStall();
+      reject(new StreamStalled(`The API stream was silent for ${Math.round(ms / 1000)}s`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([iterator.next(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createStreamFn(options: ModelClientOptions): StreamFn {
+  let client: Anthropic | undefined;
+  const sleep = options.sleep ?? abortableSleep;
+
+  async function getClient(): Promise<Anthropic> {
+    if (client) return client;
+    preloadSdk();
+    const { default: AnthropicClient } = await (sdkModule as Promise<typeof import("@anthropic-ai/sdk")>);
+    client = new AnthropicClient({
+      // The bearer token outranks the key, as in Claude Code; explicit nulls stop the SDK from
+      // hunting for credentials on disk.
+      apiKey: options.authToken ? null : (options.apiKey ?? null),
+      authToken: options.authToken ?? null,
+      baseURL: options.baseURL ?? null,
+      maxRetries: 0,
+      timeout: options.requestTimeoutMs,
+      defaultHeaders: options.headers,
+    });
+    return client;
+  }
+
+  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    const api = await getClient();
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort(signal.reason);
+    signal.addEventListener("abort", onOuterAbort, { once: true });
+    try {
+      const headers = setTimeout(() => controller.abort(new StreamStalled("The API sent no response headers in time")), options.idleTimeoutMs);
+      const stream = await api.messages.create(
+        {
+          model: request.model,
+          max_tokens: request.maxTokens,
+          system: request.system,
+          tools: request.tools,
+          messages: request.messages,
+          stream: true,
+          ...(request.thinking ? { thinking: request.thinking as Anthropic.ThinkingConfigParam } : {}),
+        },
+        { signal: controller.signal },
+      ).finally(() => clearTimeout(headers));
+      const accumulator = new MessageAccumulator();
+      const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<RawMessageStreamEvent>;
+      for (;;) {
+        const next = await nextWithin(iterator, options.idleTimeoutMs, () => controller.abort());
+        if (next.done) break;
+        const event = next.value;
+        accumulator.add(event);
+        yield { type: "raw", event };
+        if (event.type === "content_block_delta") {
+          if (event.delta.type === "text_delta") yield { type: "text_delta", index: event.index, text: event.delta.text };
+          if (event.delta.type === "thinking_delta") yield { type: "thinking_delta", index: event.index, text: event.delta.thinking };
+        }
+      }
+      if (!accumulator.complete) throw new Error("The API stream ended before message_stop (connection dropped)");
+      yield { type: "message", message: accumulator.finish() };
+    } finally {
+      signal.removeEventListener("abort", onOuterAbort);
+    }
+  }
+
+  return async function* streamMessage(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    for (let attemptNumber = 0; ; attemptNumber++) {
+      try {
+        yield* attempt(request, signal);
+        return;
+      } catch (thrown) {
+        if (signal.aborted) throw new ApiFailure("aborted", null, "Request aborted");
+        const failure = classifyError(thrown);
+        if (!failure.retryable || attemptNumber >= options.maxRetries) {
+          throw new ApiFailure(failure.category, failure.status, failure.message);
+        }
+        const delayMs = retryDelayMs(attemptNumber, failure.retryAfterMs);
+        yield {
+          type: "retry",
+          attempt: attemptNumber + 1,
+          maxRetries: options.maxRetries,
+          delayMs,
+          status: failure.status,
+          category: failure.category,
+          message: failure.message,
+        };
+        try {
+          await sleep(delayMs, signal);
+        } catch {
+          throw new ApiFailure("aborted", null, "Request aborted");
+        }
+      }
+    }
+  };
+}

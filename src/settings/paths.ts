@@ -1,0 +1,103 @@
+/**
+ * The one module that reads the process environment, the home directory and the current
+ * directory. Everything else receives these values as arguments, so tests can run any part of
+ * clew against a temporary HOME and workspace without mutating globals.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export interface Environment {
+  /** Where clew keeps user state: settings, transcripts (`CLEW_CONFIG_DIR` or `~/.clew`). */
+  configDir: string;
+  homeDir: string;
+  cwd: string;
+  apiKey: string | undefined;
+  authToken: string | undefined;
+  baseURL: string | undefined;
+  model: string | undefined;
+  /** Model aliases (`opus`, `sonnet`, …) pinned through ANTHROPIC_DEFAULT_*_MODEL. */
+  aliasOverrides: Record<string, string>;
+  customHeaders: Record<string, string>;
+  maxRetries: number | undefined;
+  maxOutputTokens: number | undefined;
+  maxThinkingTokens: number | undefined;
+  maxTurns: number | undefined;
+  streamIdleTimeoutMs: number | undefined;
+  requestTimeoutMs: number | undefined;
+  bashDefaultTimeoutMs: number | undefined;
+  bashMaxTimeoutMs: number | undefined;
+  bashMaxOutputChars: number | undefined;
+  contextWindow: number | undefined;
+  noColor: boolean;
+  /** The environment handed to child processes (tools, hooks). */
+  childEnv: Record<string, string>;
+}
+
+function intFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const parsed = Number.parseInt(value, 10);
+  return Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function parseHeaders(raw: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of (raw ?? "").split(/\r?\n/)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+export function readEnvironment(
+  env: Record<string, string | undefined> = process.env,
+  cwd: string = process.cwd(),
+): Environment {
+  const homeDir = nonEmpty(env.HOME) ?? homedir();
+  const childEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value;
+  const aliasOverrides: Record<string, string> = {};
+  for (const alias of ["opus", "sonnet", "haiku", "fable"]) {
+    const pinned = nonEmpty(env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]);
+    if (pinned) aliasOverrides[alias] = pinned;
+  }
+  const defaultModel = nonEmpty(env.ANTHROPIC_DEFAULT_MODEL);
+  if (defaultModel) aliasOverrides.default = defaultModel;
+  return {
+    configDir: nonEmpty(env.CLEW_CONFIG_DIR) ?? join(homeDir, ".clew"),
+    homeDir,
+    cwd,
+    apiKey: nonEmpty(env.ANTHROPIC_API_KEY),
+    authToken: nonEmpty(env.ANTHROPIC_AUTH_TOKEN),
+    baseURL: nonEmpty(env.ANTHROPIC_BASE_URL),
+    model: nonEmpty(env.ANTHROPIC_MODEL),
+    aliasOverrides,
+    customHeaders: parseHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
+    maxRetries: intFrom(env.CLEW_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
+    maxOutputTokens: intFrom(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS),
+    maxThinkingTokens: intFrom(env.MAX_THINKING_TOKENS),
+    maxTurns: intFrom(env.CLAUDE_CODE_MAX_TURNS),
+    streamIdleTimeoutMs: intFrom(env.CLEW_STREAM_IDLE_TIMEOUT_MS ?? env.CLAUDE_STREAM_IDLE_TIMEOUT_MS),
+    requestTimeoutMs: intFrom(env.API_TIMEOUT_MS),
+    bashDefaultTimeoutMs: intFrom(env.BASH_DEFAULT_TIMEOUT_MS),
+    bashMaxTimeoutMs: intFrom(env.BASH_MAX_TIMEOUT_MS),
+    bashMaxOutputChars: intFrom(env.BASH_MAX_OUTPUT_LENGTH),
+    contextWindow: intFrom(env.CLEW_CONTEXT_WINDOW),
+    noColor: nonEmpty(env.NO_COLOR) !== undefined,
+    childEnv,
+  };
+}
+
+/** `~/.clew/projects/<encoded start dir>`: every non-alphanumeric character becomes `-`. */
+export function projectStateDir(configDir: string, projectDir: string): string {
+  let encoded = projectDir.replace(/[^A-Za-z0-9]/g, "-");
+  if (encoded.length > 200) {
+    const hash = new Bun.CryptoHasher("sha256").update(projectDir).digest("hex").slice(0, 8);
+    encoded = `${encoded.slice(0, 200)}-${hash}`;
+  }
+  return join(configDir, "projects", encoded);
+}

@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import { z } from "zod";
+import { errorMessage, ToolError } from "../util/errors.ts";
+import { runShell, type RunResult } from "./shared/shell.ts";
+import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
+import description from "./bash.md" with { type: "text" };
+
+const input = z.object({
+  command: z.string().describe("The command to execute"),
+  timeout: z.number().positive().optional().describe("Optional timeout in milliseconds (max 600000)"),
+  description: z
+    .string()
+    .optional()
+    .describe(
+      "Clear, concise description of what this command does in 5-10 words, in active voice. Examples: 'Lists files in current directory', 'Installs package dependencies'",
+    ),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Set to true to run this command in the background. Use BashOutput to read the output later."),
+});
+
+type BashInput = z.infer<typeof input>;
+
+/** `toolUseResult` shape of Claude Code's Bash tool. */
+export interface BashData {
+  stdout: string;
+  stderr: string;
+  interrupted: boolean;
+  isImage: false;
+  exitCode: number | null;
+  backgroundTaskId?: string;
+}
+
+export const bashTool = defineTool({
+  name: "Bash",
+  description,
+  input,
+  access: "exec",
+  subject: (args) => args.command,
+  async run(args, ctx): Promise<ToolOutput> {
+    const { session } = ctx;
+    const notes = ensureCwdExists(session);
+    if (args.run_in_background === true) return startInBackground(args, session, notes);
+
+    const limits = session.limits;
+    const timeoutMs = Math.min(args.timeout ?? limits.bashDefaultTimeoutMs, limits.bashMaxTimeoutMs);
+    let result: RunResult;
+    try {
+      result = await runShell({
+        command: args.command,
+        cwd: session.cwd,
+        env: session.env,
+        maxOutputChars: limits.bashMaxOutputChars,
+        timeoutMs,
+        signal: ctx.signal,
+      });
+    } catch (error) {
+      throw new ToolError(`Could not run the command: ${errorMessage(error)}`);
+    }
+    if (result.finalCwd !== undefined) session.cwd = result.finalCwd;
+
+    const data: BashData = {
+      stdout: result.stdout,
+      stderr: result.stderr,
+      interrupted: result.interrupted,
+      isImage: false,
+      exitCode: result.exitCode,
+    };
+    return {
+      content: [...notes, formatContent(result, timeoutMs)].join("\n"),
+      display: { summary: summarize(result) },
+      data,
+    };
+  },
+});
+
+function startInBackground(args: BashInput, session: ToolSession, notes: string[]): ToolOutput {
+  const job = session.shells.start({
+    command: args.command,
+    cwd: session.cwd,
+    env: session.env,
+    maxOutputChars: session.limits.bashMaxOutputChars,
+    description: args.description,
+  });
+  const data: BashData = {
+    stdout: "",
+    stderr: "",
+    interrupted: false,
+    isImage: false,
+    exitCode: null,
+    backgroundTaskId: job.id,
+  };
+  return {
+    content: [
+      ...notes,
+      `Command running in background with ID: ${job.id}. ` +
+        `Use BashOutput with bash_id "${job.id}" to read its output, and KillShell to stop it.`,
+    ].join("\n"),
+    display: { summary: `started ${job.id}` },
+    data,
+  };
+}
+
+/** A `cd` into a directory that was later deleted must not make every following command fail. */
+function ensureCwdExists(session: ToolSession): string[] {
+  if (existsSync(session.cwd)) return [];
+  const gone = session.cwd;
+  session.cwd = session.projectDir;
+  return [`(Working directory ${gone} no longer exists; running in ${session.projectDir} instead.)`];
+}
+
+function formatContent(result: RunResult, timeoutMs: number): string {
+  const parts: string[] = [];
+  const stdout = result.stdout.replace(/\n+$/, "");
+  const stderr = result.stderr.replace(/\n+$/, "");
+  if (stdout.length > 0) parts.push(stdout);
+  if (stderr.length > 0) parts.push(stderr);
+  if (result.timedOut) parts.push(`Command timed out after ${formatSeconds(timeoutMs)}`);
+  else if (result.interrupted) parts.push("Command was interrupted");
+  else if (result.exitCode !== 0) parts.push(`Exit code ${result.exitCode ?? "unknown"}`);
+  return parts.length > 0 ? parts.join("\n") : "(no output)";
+}
+
+function summarize(result: RunResult): string {
+  if (result.timedOut) return "timed out";
+  if (result.interrupted) return "interrupted";
+  return `exit ${result.exitCode ?? "unknown"}`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))}s`;
+}

@@ -1,0 +1,187 @@
+import { open, stat, type FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { z } from "zod";
+import { ToolError } from "../util/errors.ts";
+import { rememberStat } from "./shared/freshness.ts";
+import { looksBinary, sniffImage, SNIFF_BYTES, type ImageMediaType } from "./shared/file-sniff.ts";
+import { readLineWindow, type WindowLine } from "./shared/line-window.ts";
+import { fsToolError, isMissing, missingFileError, resolveToolPath, trackerKey } from "./shared/paths.ts";
+import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
+import description from "./read.md" with { type: "text" };
+
+/** Raw bytes whose base64 form stays within the API's 5 MB per-image limit. */
+export const MAX_IMAGE_BYTES = 3_750_000;
+/** Past this size Read stops counting lines after the window, so paging a huge file stays cheap. */
+const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
+
+const input = z.object({
+  file_path: z.string().describe("The absolute path to the file to read"),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("The line number to start reading from (1-based). Only provide if the file is too large to read at once"),
+  limit: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("The number of lines to read. Only provide if the file is too large to read at once."),
+});
+
+export interface ReadTextData {
+  type: "text";
+  file: { filePath: string; content: string; numLines: number; startLine: number; totalLines?: number };
+}
+
+export interface ReadImageData {
+  type: "image";
+  /** The image itself is only in the content block, so transcripts don't store it twice. */
+  file: { filePath: string; type: ImageMediaType; originalSize: number };
+}
+
+export const readTool = defineTool({
+  name: "Read",
+  description,
+  input,
+  access: "read",
+  subject: (args, session) => resolveToolPath(args.file_path, session),
+  async run(args, { session }) {
+    const absPath = resolveToolPath(args.file_path, session);
+    await statReadable(absPath, session);
+    const handle = await open(absPath, "r").catch((error: unknown) => {
+      throw fsToolError(error, absPath, "read") ?? error;
+    });
+    try {
+      const fileStat = await handle.stat();
+      const head = await readHead(handle, fileStat.size);
+      const mediaType = sniffImage(head);
+      let output: ToolOutput;
+      if (mediaType) {
+        output = await readImage(handle, absPath, fileStat.size, mediaType);
+      } else if (looksBinary(absPath, head)) {
+        throw new ToolError(
+          `${absPath} is a binary file and can't be read as text. If you need to inspect it, use Bash ` +
+            "with a suitable tool (for example `file`, `xxd | head`, `unzip -l` or `pdftotext`).",
+        );
+      } else {
+        output = await readText(handle, absPath, fileStat, args.offset, args.limit, session);
+      }
+      rememberStat(session, await trackerKey(absPath), fileStat);
+      return output;
+    } finally {
+      await handle.close();
+    }
+  },
+});
+
+async function statReadable(absPath: string, session: ToolSession): Promise<void> {
+  let info: Stats;
+  try {
+    info = await stat(absPath);
+  } catch (error) {
+    if (isMissing(error)) throw await missingFileError(absPath, session);
+    throw fsToolError(error, absPath, "read") ?? error;
+  }
+  if (info.isDirectory()) {
+    throw new ToolError(
+      `${absPath} is a directory, not a file. To see what it contains, use Bash with \`ls ${absPath}\` ` +
+        `or the Glob tool with path "${absPath}".`,
+    );
+  }
+  if (!info.isFile()) {
+    throw new ToolError(`${absPath} is not a regular file (it is a device, socket or pipe) and can't be read.`);
+  }
+}
+
+async function readHead(handle: FileHandle, size: number): Promise<Uint8Array> {
+  const head = Buffer.alloc(Math.min(size, SNIFF_BYTES));
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  return head.subarray(0, bytesRead);
+}
+
+async function readImage(handle: FileHandle, absPath: string, size: number, mediaType: ImageMediaType): Promise<ToolOutput> {
+  if (size > MAX_IMAGE_BYTES) {
+    throw new ToolError(
+      `Image ${absPath} is ${formatBytes(size)}, more than the ${formatBytes(MAX_IMAGE_BYTES)} that can be sent. ` +
+        "Make a smaller copy (for example with `convert -resize 50%` or `sips -Z 1600`) and Read that instead.",
+    );
+  }
+  const bytes = await handle.readFile();
+  const text: TextBlockParam = { type: "text", text: `Image file: ${absPath} (${mediaType}, ${formatBytes(size)})` };
+  const image: ImageBlockParam = {
+    type: "image",
+    source: { type: "base64", media_type: mediaType, data: bytes.toString("base64") },
+  };
+  const data: ReadImageData = { type: "image", file: { filePath: absPath, type: mediaType, originalSize: size } };
+  return { content: [text, image], display: { summary: `Read image (${formatBytes(size)})` }, data };
+}
+
+async function readText(
+  handle: FileHandle,
+  absPath: string,
+  fileStat: Stats,
+  offset: number | undefined,
+  limit: number | undefined,
+  session: ToolSession,
+): Promise<ToolOutput> {
+  if (fileStat.size === 0) {
+    const data: ReadTextData = {
+      type: "text",
+      file: { filePath: absPath, content: "", numLines: 0, startLine: 1, totalLines: 0 },
+    };
+    return { content: `The file ${absPath} exists but is empty.`, display: { summary: "Read 0 lines (empty file)" }, data };
+  }
+  // Models often send offset 0 meaning "from the start"; line numbers begin at 1.
+  const startLine = Math.max(1, offset ?? 1);
+  const window = await readLineWindow(handle, fileStat.size, {
+    startLine,
+    maxLines: limit ?? session.limits.readDefaultLines,
+    maxLineChars: session.limits.readMaxLineChars,
+    countLinesUpToBytes: COUNT_LINES_UP_TO_BYTES,
+  });
+  if (window.lines.length === 0) {
+    const total = window.totalLines ?? 0;
+    throw new ToolError(
+      `${absPath} has only ${total} ${plural(total, "line")}, so offset ${startLine} is past the end. ` +
+        `Use an offset between 1 and ${total}.`,
+    );
+  }
+  const lastLine = startLine + window.lines.length - 1;
+  let content = window.lines.map((line, index) => numbered(startLine + index, line)).join("\n");
+  if (window.hasMore) {
+    const shown = window.totalLines === undefined
+      ? `Showing lines ${startLine}-${lastLine}; the file continues`
+      : `Showing lines ${startLine}-${lastLine} of ${window.totalLines}`;
+    content += `\n\n(${shown}. To read more, call Read again with offset=${lastLine + 1}.)`;
+  }
+  const data: ReadTextData = {
+    type: "text",
+    file: {
+      filePath: absPath,
+      content: window.lines.map((line) => line.text).join("\n"),
+      numLines: window.lines.length,
+      startLine,
+      totalLines: window.totalLines,
+    },
+  };
+  return { content, display: { summary: `Read ${window.lines.length} ${plural(window.lines.length, "line")}` }, data };
+}
+
+/** `cat -n` layout: the line number right-aligned in six columns, a tab, the line. */
+function numbered(lineNumber: number, line: WindowLine): string {
+  const cut = line.cutChars > 0 ? `… [line truncated, ${line.cutChars} more characters]` : "";
+  return `${String(lineNumber).padStart(6)}\t${line.text}${cut}`;
+}
+
+function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}

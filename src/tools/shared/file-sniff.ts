@@ -1,0 +1,45 @@
+/**
+ * Decides what kind of file Read is looking at from its first bytes (and, for formats that are
+ * never text, its extension): an image the model can see, a binary it can't, or text.
+ */
+import { extname } from "node:path";
+
+export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+/** How many leading bytes the sniffers need. */
+export const SNIFF_BYTES = 8192;
+
+export function sniffImage(head: Uint8Array): ImageMediaType | undefined {
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "image/gif";
+  if (startsWith(head, ascii("RIFF")) && startsWith(head.subarray(8), ascii("WEBP"))) return "image/webp";
+  return undefined;
+}
+
+const BINARY_EXTENSIONS = new Set([
+  // archives and compressed data
+  ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".jar", ".war", ".whl",
+  // executables, objects, bytecode
+  ".exe", ".dll", ".so", ".dylib", ".o", ".a", ".lib", ".obj", ".class", ".pyc", ".pyo", ".wasm", ".bin", ".node",
+  // images, audio, video the model can't be shown
+  ".bmp", ".ico", ".tif", ".tiff", ".heic", ".psd", ".mp3", ".wav", ".flac", ".ogg", ".mp4", ".mov", ".avi", ".mkv", ".webm",
+  // documents, fonts, databases
+  ".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".woff", ".woff2", ".ttf", ".otf", ".eot",
+  ".sqlite", ".sqlite3", ".db", ".dat",
+]);
+
+/** True for files that can't be shown as text: a NUL byte in the first 8 KB, or a known binary extension. */
+export function looksBinary(path: string, head: Uint8Array): boolean {
+  if (BINARY_EXTENSIONS.has(extname(path).toLowerCase())) return true;
+  return head.subarray(0, SNIFF_BYTES).includes(0);
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  if (bytes.length < prefix.length) return false;
+  return prefix.every((byte, i) => bytes[i] === byte);
+}
+
+function ascii(text: string): number[] {
+  return [...text].map((char) => char.charCodeAt(0));
+}

@@ -1,0 +1,211 @@
+/**
+ * Runs a shell command the way Bash and background jobs need it: in its own process group (so a
+ * kill reaches every grandchild, not just the shell), stdin from /dev/null, output held in bounded
+ * buffers, and with a timeout / abort that leaves nothing running behind it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { constants, tmpdir } from "node:os";
+import { join } from "node:path";
+import { BoundedText } from "./bounded-text.ts";
+
+/** How long a process group gets to honour SIGTERM before SIGKILL. */
+const KILL_GRACE_MS = 1000;
+/**
+ * Once the shell itself has exited, a grandchild it backgrounded (`server &`) may keep the pipes
+ * open indefinitely. Give the pipes this long to drain, then stop waiting for them.
+ */
+const DRAIN_GRACE_MS = 200;
+
+export interface ShellSpec {
+  command: string;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  /** Budget per stream (stdout and stderr each), see BoundedText. */
+  maxOutputChars: number;
+}
+
+export interface ShellExit {
+  /** The shell's exit status; 128 + signal number when a signal ended it. */
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** bash if it is on the child's PATH, else POSIX sh. */
+export function shellBinary(env: Readonly<Record<string, string>>): string {
+  return Bun.which("bash", { PATH: env.PATH ?? "/usr/bin:/bin" }) ?? "/bin/sh";
+}
+
+/** Every process clew spawns is told it runs under an agent (spec/cli-headless.md §11). */
+export function childEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  return { ...env, CLAUDECODE: "1", CLEW: "1" };
+}
+
+export class ShellProcess {
+  readonly stdout: BoundedText;
+  readonly stderr: BoundedText;
+  /** Resolves when the shell has exited and its pipes are drained; rejects if it never started. */
+  readonly exited: Promise<ShellExit>;
+  private readonly child: ChildProcess;
+  private leaderGone = false;
+  private killing: Promise<void> | undefined;
+
+  constructor(spec: ShellSpec) {
+    this.stdout = new BoundedText(spec.maxOutputChars);
+    this.stderr = new BoundedText(spec.maxOutputChars);
+    this.child = spawn(shellBinary(spec.env), ["-c", spec.command], {
+      cwd: spec.cwd,
+      env: childEnv(spec.env),
+      stdio: ["ignore", "pipe", "pipe"],
+      // A new session/process group led by the shell: kill(-pid) then reaches all of it.
+      detached: true,
+    });
+    const { stdout, stderr } = this.child;
+    stdout?.setEncoding("utf8");
+    stderr?.setEncoding("utf8");
+    stdout?.on("data", (chunk: string) => this.stdout.append(chunk));
+    stderr?.on("data", (chunk: string) => this.stderr.append(chunk));
+    this.exited = new Promise<ShellExit>((resolve, reject) => {
+      let result: ShellExit | undefined;
+      let drainTimer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (): void => {
+        if (result === undefined) return;
+        clearTimeout(drainTimer);
+        resolve(result);
+      };
+      this.child.once("error", (error) => {
+        this.leaderGone = true;
+        if (result === undefined) reject(error);
+      });
+      this.child.once("exit", (code, signal) => {
+        this.leaderGone = true;
+        result = { exitCode: code ?? signalExitCode(signal), signal };
+        drainTimer = setTimeout(() => {
+          stdout?.destroy();
+          stderr?.destroy();
+          finish();
+        }, DRAIN_GRACE_MS);
+      });
+      this.child.once("close", finish);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get running(): boolean {
+    return !this.leaderGone;
+  }
+
+  /**
+   * SIGTERM to the whole group, SIGKILL to whatever is left once the shell has died or the grace
+   * period is over. Resolves after the SIGKILL was sent, so callers can promise "nothing left".
+   */
+  kill(): Promise<void> {
+    this.killing ??= this.killGroup();
+    return this.killing;
+  }
+
+  private async killGroup(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    signalGroup(pid, "SIGTERM");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, KILL_GRACE_MS);
+    });
+    await Promise.race([this.exited.then(noop, noop), grace]);
+    clearTimeout(timer);
+    signalGroup(pid, "SIGKILL");
+    await this.exited.then(noop, noop);
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone, which is what we wanted.
+  }
+}
+
+function signalExitCode(signal: NodeJS.Signals | null): number | null {
+  if (signal === null) return null;
+  const number = constants.signals[signal];
+  return typeof number === "number" ? 128 + number : null;
+}
+
+function noop(): void {}
+
+export interface RunOptions extends ShellSpec {
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface RunResult extends ShellExit {
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  interrupted: boolean;
+  /** The directory the command ended in (after any `cd`), if it still exists. */
+  finalCwd: string | undefined;
+}
+
+/** Runs a command to completion (or timeout / abort) and reports where it left the working dir. */
+export async function runShell(options: RunOptions): Promise<RunResult> {
+  const empty = { stdout: "", stderr: "", exitCode: null, signal: null, finalCwd: undefined };
+  if (options.signal.aborted) return { ...empty, timedOut: false, interrupted: true };
+
+  const cwdFile = join(tmpdir(), `clew-cwd-${randomUUID()}`);
+  const shell = new ShellProcess({ ...options, command: withCwdTrailer(options.command, cwdFile) });
+  let timedOut = false;
+  let interrupted = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void shell.kill();
+  }, options.timeoutMs);
+  const onAbort = (): void => {
+    interrupted = true;
+    void shell.kill();
+  };
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const exit = await shell.exited;
+    if (timedOut || interrupted) await shell.kill();
+    return {
+      ...exit,
+      stdout: shell.stdout.text(),
+      stderr: shell.stderr.text(),
+      timedOut,
+      interrupted: interrupted || timedOut,
+      finalCwd: readCwdFile(cwdFile),
+    };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", onAbort);
+    rmSync(cwdFile, { force: true });
+  }
+}
+
+/**
+ * Appends `pwd -P` into a side file after the user's command, keeping the command's own exit
+ * status. On its own line, so a trailing comment or heredoc in the command cannot swallow it.
+ */
+function withCwdTrailer(command: string, cwdFile: string): string {
+  return `${command}\n__clew_status=$?\npwd -P >| ${shellQuote(cwdFile)} 2>/dev/null\nexit $__clew_status\n`;
+}
+
+function readCwdFile(path: string): string | undefined {
+  try {
+    const dir = readFileSync(path, "utf8").replace(/\n+$/, "");
+    return dir.length > 0 && statSync(dir).isDirectory() ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}

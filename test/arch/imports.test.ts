@@ -1,0 +1,111 @@
+// The dependency direction of ARCHITECTURE.md, checked on every import in src/: an import that
+// is not in the table fails, so drift shows up in CI instead of piling up.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const SRC = resolve(import.meta.dir, "../../src");
+
+type Access = "any" | "types";
+const ALLOWED: Record<string, Record<string, Access>> = {
+  util: {},
+  settings: { util: "any" },
+  model: { util: "any" },
+  permissions: { util: "any" },
+  store: { util: "any", model: "types" },
+  hooks: { util: "any", settings: "types" },
+  tools: { util: "any", permissions: "types", model: "types" },
+  context: { util: "any", settings: "types", model: "types" },
+  plugins: { util: "any", settings: "types" },
+  mcp: { util: "any", tools: "types", settings: "types" },
+  loop: { util: "any", model: "types", tools: "types", permissions: "types", hooks: "types" },
+  update: { util: "any", settings: "types" },
+  app: {
+    util: "any", settings: "any", model: "any", permissions: "any", store: "any", hooks: "any", tools: "any",
+    context: "any", plugins: "any", mcp: "any", loop: "any", update: "any",
+  },
+  ui: { util: "any", app: "types", loop: "types", model: "types" },
+  cli: { app: "any", ui: "any", util: "any", settings: "any", loop: "types", permissions: "types", model: "types" },
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function folderOf(path: string): string {
+  return relative(SRC, path).split("/")[0] ?? "";
+}
+
+interface ImportEdge {
+  from: string;
+  target: string;
+  typeOnly: boolean;
+}
+
+function importsOf(file: string): ImportEdge[] {
+  const text = readFileSync(file, "utf8");
+  const edges: ImportEdge[] = [];
+  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^'"]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g;
+  for (const match of text.matchAll(pattern)) {
+    const spec = match[3] ?? match[4];
+    if (!spec) continue;
+    edges.push({ from: file, target: resolve(dirname(file), spec), typeOnly: match[2] !== undefined });
+  }
+  return edges;
+}
+
+const files = sourceFiles(SRC);
+
+describe("architecture", () => {
+  test("every import follows the dependency table", () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = folderOf(file);
+      if (!from.endsWith(".ts") && !(from in ALLOWED)) violations.push(`${relative(SRC, file)}: folder '${from}' is not in the table`);
+      for (const edge of importsOf(file)) {
+        if (!edge.target.startsWith(SRC)) continue;
+        const to = folderOf(edge.target);
+        if (to === from || from.endsWith(".ts")) continue;
+        const access = ALLOWED[from]?.[to];
+        const typesModule = edge.target.endsWith("/types.ts") || edge.target.endsWith("/events.ts");
+        if (access === "any") continue;
+        if (access === "types" && (edge.typeOnly || typesModule)) continue;
+        violations.push(`${relative(SRC, file)} → ${relative(SRC, edge.target)}${access === "types" ? " (only types allowed)" : ""}`);
+      }
+    }
+    expect(violations).toEqual([]);
+    // Guards against a parser that silently finds nothing.
+    expect(files.flatMap(importsOf).length).toBeGreaterThan(50);
+  });
+
+  test("only settings/paths.ts reads the environment or the home directory", () => {
+    const offenders = files.filter((file) => {
+      if (relative(SRC, file) === "settings/paths.ts") return false;
+      const text = readFileSync(file, "utf8");
+      return /process\.env\b|\bhomedir\(\)/.test(text);
+    });
+    expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
+  });
+
+  test("heavy modules are imported lazily", () => {
+    const heavy = ["@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "simple-git", "@clack/prompts"];
+    const eager = files.flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      return heavy
+        .filter((name) => new RegExp(`^import\\s+(?!type\\b)[^;]*from\\s+["']${name.replace("/", "\\/")}`, "m").test(text))
+        .map((name) => `${relative(SRC, file)} imports ${name} eagerly`);
+    });
+    expect(eager).toEqual([]);
+  });
+
+  test("no source file exceeds 450 lines", () => {
+    const big = files
+      .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, "utf8").split("\n").length }))
+      .filter((entry) => entry.lines > 450);
+    expect(big).toEqual([]);
+  });
+});

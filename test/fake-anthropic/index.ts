@@ -1,0 +1,33 @@
+export { PromptCache, canonicalJson, estimateInputTokens, tokensOfText, type CacheOptions, type CacheVerdict } from "./cache.ts";
+export {
+  dropConnection,
+  errorBody,
+  errorTypeForStatus,
+  http,
+  midStreamError,
+  overloaded,
+  rateLimited,
+  serverError,
+  stall,
+  statusForErrorType,
+  truncate,
+  type ErrorType,
+  type Fault,
+  type HttpFault,
+  type HttpFaultOptions,
+  type StreamFault,
+} from "./faults.ts";
+export { checkRequest, type InvariantOptions } from "./invariants.ts";
+export { Reply, fakeSignature, newMessageId, newToolUseId, reply, type RenderContext } from "./reply.ts";
+export { lastUserText, messagesOf, textOf, toolNames, toolResults, type SentToolResult } from "./request.ts";
+export { eventsBeforeFault } from "./respond.ts";
+export {
+  startFakeAnthropic,
+  type FakeAnthropicOptions,
+  type FakeServer,
+  type ScriptStep,
+  type Step,
+  type StepFn,
+} from "./server.ts";
+export { encodeEvent, parseSse, splitBySizes, splitForWire, splitJson, splitText, toSseText, type SseRecord } from "./sse.ts";
+export type * from "./types.ts";

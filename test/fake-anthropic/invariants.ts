@@ -1,0 +1,239 @@
+/**
+ * The request rules the real API enforces (with a 400) or that clew promises to keep, checked
+ * on every request the fake receives. Each finding is a readable sentence naming the place.
+ */
+import type { Json, JsonObject } from "./types.ts";
+
+export interface InvariantOptions {
+  /** count_tokens bodies carry no max_tokens. */
+  endpoint?: "messages" | "count_tokens";
+  /** The API's limit; a 5th breakpoint is a 400. */
+  maxCacheBreakpoints?: number;
+}
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const str = (value: Json | undefined): string | undefined => (typeof value === "string" ? value : undefined);
+
+export function checkRequest(body: JsonObject, options: InvariantOptions = {}): string[] {
+  const problems: string[] = [];
+  const report = (message: string): void => {
+    problems.push(message);
+  };
+  if (!str(body.model)) report("model must be a non-empty string");
+  if (options.endpoint !== "count_tokens") {
+    const maxTokens = body.max_tokens;
+    if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens <= 0) {
+      report(`max_tokens must be a positive integer, got ${JSON.stringify(maxTokens ?? null)}`);
+    }
+  }
+  const toolNames = checkTools(body.tools, report);
+  checkSystem(body.system, report);
+  checkMessages(body.messages, toolNames, report);
+  checkCacheControl(body, options.maxCacheBreakpoints ?? 4, report);
+  return problems;
+}
+
+type Report = (message: string) => void;
+
+function checkTools(tools: Json | undefined, report: Report): Set<string> {
+  const names = new Set<string>();
+  if (tools === undefined) return names;
+  if (!Array.isArray(tools)) {
+    report("tools must be an array");
+    return names;
+  }
+  tools.forEach((tool, i) => {
+    const where = `tools[${i}]`;
+    if (!isObject(tool)) return report(`${where} must be an object`);
+    const name = str(tool.name);
+    if (!name) return report(`${where} has no name`);
+    if (names.has(name)) report(`${where}: duplicate tool name "${name}"`);
+    names.add(name);
+    // Server tools (web_search_…, bash_…) are typed and carry no input_schema.
+    const serverTool = typeof tool.type === "string" && tool.type !== "custom";
+    if (serverTool) return;
+    if (!/^[a-zA-Z0-9_-]{1,128}$/.test(name)) report(`${where}: tool name "${name}" must match ^[a-zA-Z0-9_-]{1,128}$`);
+    const schema = tool.input_schema;
+    if (!isObject(schema)) return report(`${where} ("${name}"): input_schema must be an object`);
+    if (schema.type !== "object") report(`${where} ("${name}"): input_schema.type must be "object", got ${JSON.stringify(schema.type ?? null)}`);
+    if ("$schema" in schema) report(`${where} ("${name}"): input_schema must not carry a "$schema" key`);
+  });
+  return names;
+}
+
+function checkSystem(system: Json | undefined, report: Report): void {
+  if (system === undefined || typeof system === "string") return;
+  if (!Array.isArray(system)) return report("system must be a string or an array of text blocks");
+  system.forEach((block, i) => {
+    if (!isObject(block) || block.type !== "text") return report(`system[${i}] must be a text block`);
+    checkText(block, `system[${i}]`, report);
+  });
+}
+
+function checkText(block: JsonObject, where: string, report: Report): void {
+  const text = block.text;
+  if (typeof text !== "string") report(`${where}: text block without a string "text"`);
+  else if (text === "") report(`${where}: empty text block`);
+  else if (text.trim() === "") report(`${where}: text block with only whitespace`);
+}
+
+interface Turn {
+  role: string;
+  blocks: JsonObject[];
+  where: string;
+}
+
+function turnsOf(messages: Json | undefined, report: Report): Turn[] {
+  if (!Array.isArray(messages)) {
+    report("messages must be an array");
+    return [];
+  }
+  if (messages.length === 0) report("messages must not be empty");
+  const turns: Turn[] = [];
+  messages.forEach((message, i) => {
+    const where = `messages[${i}]`;
+    if (!isObject(message)) return report(`${where} must be an object`);
+    const role = str(message.role) ?? "";
+    if (role !== "user" && role !== "assistant") report(`${where}: role must be "user" or "assistant", got ${JSON.stringify(message.role ?? null)}`);
+    const content = message.content;
+    let blocks: JsonObject[] = [];
+    if (typeof content === "string") {
+      if (content.trim() === "") report(`${where}: empty string content`);
+      blocks = [{ type: "text", text: content }];
+    } else if (Array.isArray(content)) {
+      if (content.length === 0) report(`${where}: empty content array`);
+      content.forEach((block, j) => {
+        if (isObject(block)) blocks.push(block);
+        else report(`${where}.content[${j}] must be an object`);
+      });
+    } else {
+      report(`${where}: content must be a string or an array of blocks`);
+    }
+    turns.push({ role, blocks, where });
+  });
+  return turns;
+}
+
+function checkMessages(messages: Json | undefined, toolNames: Set<string>, report: Report): void {
+  const turns = turnsOf(messages, report);
+  const seenToolUseIds = new Set<string>();
+  turns.forEach((turn, i) => {
+    const previous = turns[i - 1];
+    if (i === 0 && turn.role !== "user") report(`${turn.where}: the first message must be from the user, got "${turn.role}"`);
+    if (previous && previous.role === turn.role) {
+      report(`${turn.where}: roles must alternate, but ${previous.where} is also "${turn.role}"`);
+    }
+    const asked = new Set<string>();
+    if (previous?.role === "assistant") {
+      for (const block of previous.blocks) if (block.type === "tool_use" && typeof block.id === "string") asked.add(block.id);
+    }
+    const answered = new Set<string>();
+    let sawOther = false;
+    turn.blocks.forEach((block, j) => {
+      const where = `${turn.where}.content[${j}]`;
+      switch (block.type) {
+        case "text":
+          checkText(block, where, report);
+          break;
+        case "tool_use":
+          checkToolUse(block, where, turn.role, toolNames, seenToolUseIds, report);
+          break;
+        case "thinking":
+          if (turn.role !== "assistant") report(`${where}: thinking block in a ${turn.role} message`);
+          if (!str(block.signature)) report(`${where}: thinking block sent back without its signature`);
+          break;
+        case "redacted_thinking":
+          if (!str(block.data)) report(`${where}: redacted_thinking block without its data`);
+          break;
+        case "tool_result": {
+          const id = str(block.tool_use_id) ?? "";
+          if (turn.role !== "user") report(`${where}: tool_result in a ${turn.role} message`);
+          if (!asked.has(id)) report(`${where}: tool_result for "${id}" has no matching tool_use in the previous assistant message`);
+          if (answered.has(id)) report(`${where}: second tool_result for "${id}"`);
+          if (sawOther) report(`${where}: tool_result for "${id}" comes after other content; tool_result blocks must come first`);
+          answered.add(id);
+          checkToolResultContent(block.content, where, report);
+          return;
+        }
+      }
+      sawOther = true;
+    });
+    if (turn.role === "assistant") {
+      const next = turns[i + 1];
+      const ids = turn.blocks.flatMap((b) => (b.type === "tool_use" && typeof b.id === "string" ? [b.id] : []));
+      const results = new Set(
+        next?.role === "user" ? next.blocks.flatMap((b) => (b.type === "tool_result" ? [str(b.tool_use_id) ?? ""] : [])) : [],
+      );
+      for (const id of ids) {
+        if (!results.has(id)) {
+          report(`${turn.where}: tool_use "${id}" is not answered by a tool_result in the next user message`);
+        }
+      }
+    }
+  });
+}
+
+function checkToolUse(
+  block: JsonObject,
+  where: string,
+  role: string,
+  toolNames: Set<string>,
+  seen: Set<string>,
+  report: Report,
+): void {
+  const id = str(block.id) ?? "";
+  const name = str(block.name) ?? "";
+  if (role !== "assistant") report(`${where}: tool_use in a ${role} message`);
+  if (!id) report(`${where}: tool_use without an id`);
+  else if (seen.has(id)) report(`${where}: duplicate tool_use id "${id}"`);
+  seen.add(id);
+  if (!toolNames.has(name)) report(`${where}: tool_use names "${name}", which is not in request.tools`);
+  if (!isObject(block.input)) report(`${where}: tool_use "${id}" input must be an object`);
+}
+
+function checkToolResultContent(content: Json | undefined, where: string, report: Report): void {
+  if (content === undefined || typeof content === "string") return;
+  if (!Array.isArray(content)) return report(`${where}: tool_result content must be a string or an array of blocks`);
+  content.forEach((inner, k) => {
+    if (isObject(inner) && inner.type === "text") checkText(inner, `${where}.content[${k}]`, report);
+  });
+}
+
+function checkCacheControl(body: JsonObject, limit: number, report: Report): void {
+  const points: { where: string; ttl: string }[] = [];
+  const visit = (value: Json | undefined, where: string): void => {
+    if (!isObject(value)) return;
+    const control = value.cache_control;
+    if (isObject(control)) {
+      points.push({ where, ttl: control.ttl === "1h" ? "1h" : "5m" });
+      if (value.type === "thinking" || value.type === "redacted_thinking") {
+        report(`${where}: thinking blocks cannot carry cache_control`);
+      }
+    }
+  };
+  if (Array.isArray(body.tools)) body.tools.forEach((tool, i) => visit(tool, `tools[${i}]`));
+  if (Array.isArray(body.system)) body.system.forEach((block, i) => visit(block, `system[${i}]`));
+  if (Array.isArray(body.messages)) {
+    body.messages.forEach((message, i) => {
+      if (!isObject(message) || !Array.isArray(message.content)) return;
+      message.content.forEach((block, j) => {
+        const where = `messages[${i}].content[${j}]`;
+        visit(block, where);
+        if (isObject(block) && Array.isArray(block.content)) {
+          block.content.forEach((inner, k) => visit(inner, `${where}.content[${k}]`));
+        }
+      });
+    });
+  }
+  visit(body, "cache_control (top level)");
+  if (points.length > limit) {
+    report(`${points.length} cache_control breakpoints (at most ${limit}): ${points.map((p) => p.where).join(", ")}`);
+  }
+  const firstShort = points.findIndex((p) => p.ttl === "5m");
+  const lateLong = points.findIndex((p, i) => p.ttl === "1h" && firstShort !== -1 && i > firstShort);
+  if (lateLong !== -1) {
+    report(`${points[lateLong]?.where}: a 1h cache_control must not follow a 5m one`);
+  }
+}
