@@ -44,7 +44,7 @@ export function selectTools(
 }
 
 export function toApiTool(tool: AnyTool): ApiTool {
-  const schema = z.toJSONSchema(tool.input) as Record<string, unknown>;
+  const schema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description.trim(), input_schema: schema as ApiTool["input_schema"] };
 }

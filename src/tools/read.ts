@@ -48,7 +48,7 @@ export const readTool = defineTool({
   input,
   access: "read",
   subject: (args, session) => resolveToolPath(args.file_path, session),
-  async run(args, { session }) {
+  async run(args, { session, signal }) {
     const absPath = resolveToolPath(args.file_path, session);
     await statReadable(absPath, session);
     const handle = await open(absPath, "r").catch((error: unknown) => {
@@ -67,7 +67,7 @@ export const readTool = defineTool({
             "with a suitable tool (for example `file`, `xxd | head`, `unzip -l` or `pdftotext`).",
         );
       } else {
-        output = await readText(handle, absPath, fileStat, args.offset, args.limit, session);
+        output = await readText(handle, absPath, fileStat, { offset: args.offset, limit: args.limit, signal }, session);
       }
       rememberStat(session, await trackerKey(absPath), fileStat);
       return output;
@@ -123,8 +123,7 @@ async function readText(
   handle: FileHandle,
   absPath: string,
   fileStat: Stats,
-  offset: number | undefined,
-  limit: number | undefined,
+  { offset, limit, signal }: { offset: number | undefined; limit: number | undefined; signal: AbortSignal },
   session: ToolSession,
 ): Promise<ToolOutput> {
   if (fileStat.size === 0) {
@@ -141,6 +140,7 @@ async function readText(
     maxLines: limit ?? session.limits.readDefaultLines,
     maxLineChars: session.limits.readMaxLineChars,
     countLinesUpToBytes: COUNT_LINES_UP_TO_BYTES,
+    signal,
   });
   if (window.lines.length === 0) {
     const total = window.totalLines ?? 0;

@@ -13,6 +13,8 @@ export interface LineWindowOptions {
   maxLineChars: number;
   /** Keep scanning after the window to count every line, but only for files up to this size. */
   countLinesUpToBytes: number;
+  /** Stops a long scan when the user interrupts. */
+  signal?: AbortSignal;
 }
 
 export interface WindowLine {
@@ -91,6 +93,7 @@ export async function readLineWindow(handle: FileHandle, size: number, options: 
   const inWindow = (): boolean => line >= startLine && line < endLine;
 
   while (position < size) {
+    options.signal?.throwIfAborted();
     const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
     if (bytesRead === 0) break;
     position += bytesRead;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 import { readTool } from "../../../src/tools/read.ts";
 import { defaultToolLimits } from "../../../src/tools/types.ts";
 import { ToolError } from "../../../src/util/errors.ts";
@@ -226,7 +227,8 @@ describe("Read", () => {
   });
 
   test("the schema uses Claude Code's field names and rejects a zero limit", () => {
-    expect(Object.keys(readTool.input.parse({ file_path: "/x", offset: 2, limit: 3 }))).toEqual(["file_path", "offset", "limit"]);
+    expect(readTool.input.parse({ file_path: "/x", offset: 2, limit: 3, extra: 1 })).toEqual({ file_path: "/x", offset: 2, limit: 3 });
+    expect(z.toJSONSchema(readTool.input).required).toEqual(["file_path"]);
     expect(readTool.input.safeParse({ file_path: "/x", limit: 0 }).success).toBe(false);
     expect(readTool.name).toBe("Read");
     expect(readTool.access).toBe("read");
