@@ -7,7 +7,8 @@ if (build.exitCode !== 0) {
   process.exit(1);
 }
 
-const child = Bun.spawn(["bun", "test", ...process.argv.slice(2)], {
+// bunfig's test timeout is not honoured by every bun release, so it is passed here as well.
+const child = Bun.spawn(["bun", "test", "--timeout", "60000", ...process.argv.slice(2)], {
   stdout: "inherit",
   stderr: "pipe",
   env: { ...process.env, CLEW_BIN: `${process.cwd()}/dist/clew` },

@@ -16,6 +16,7 @@ export interface ClassifiedError {
 
 interface ErrorLike {
   status?: unknown;
+  type?: unknown;
   headers?: unknown;
   error?: unknown;
   message?: unknown;
@@ -78,7 +79,7 @@ export function classifyError(thrown: unknown): ClassifiedError {
   const error = (thrown ?? {}) as ErrorLike;
   const message = typeof error.message === "string" ? error.message : String(thrown);
   const status = typeof error.status === "number" ? error.status : null;
-  const type = apiErrorType(error.error);
+  const type = apiErrorType(error.error) ?? (typeof error.type === "string" ? error.type : undefined);
   if (status !== null) {
     const category = byType(type) ?? byStatus(status);
     const promptTooLong = status === 400 && /prompt is too long/i.test(message);

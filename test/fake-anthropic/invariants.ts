@@ -83,6 +83,8 @@ interface Turn {
   role: string;
   blocks: JsonObject[];
   where: string;
+  /** Shape problems, reported in message order together with the block checks. */
+  problems: string[];
 }
 
 function turnsOf(messages: Json | undefined, report: Report): Turn[] {
@@ -91,29 +93,32 @@ function turnsOf(messages: Json | undefined, report: Report): Turn[] {
     return [];
   }
   if (messages.length === 0) report("messages must not be empty");
-  const turns: Turn[] = [];
-  messages.forEach((message, i) => {
+  return messages.map((message, i) => {
     const where = `messages[${i}]`;
-    if (!isObject(message)) return report(`${where} must be an object`);
-    const role = str(message.role) ?? "";
-    if (role !== "user" && role !== "assistant") report(`${where}: role must be "user" or "assistant", got ${JSON.stringify(message.role ?? null)}`);
+    const turn: Turn = { role: "", blocks: [], where, problems: [] };
+    if (!isObject(message)) {
+      turn.problems.push(`${where} must be an object`);
+      return turn;
+    }
+    turn.role = str(message.role) ?? "";
+    if (turn.role !== "user" && turn.role !== "assistant") {
+      turn.problems.push(`${where}: role must be "user" or "assistant", got ${JSON.stringify(message.role ?? null)}`);
+    }
     const content = message.content;
-    let blocks: JsonObject[] = [];
     if (typeof content === "string") {
-      if (content.trim() === "") report(`${where}: empty string content`);
-      blocks = [{ type: "text", text: content }];
+      if (content.trim() === "") turn.problems.push(`${where}: empty string content`);
+      else turn.blocks = [{ type: "text", text: content }];
     } else if (Array.isArray(content)) {
-      if (content.length === 0) report(`${where}: empty content array`);
+      if (content.length === 0) turn.problems.push(`${where}: empty content array`);
       content.forEach((block, j) => {
-        if (isObject(block)) blocks.push(block);
-        else report(`${where}.content[${j}] must be an object`);
+        if (isObject(block)) turn.blocks.push(block);
+        else turn.problems.push(`${where}.content[${j}] must be an object`);
       });
     } else {
-      report(`${where}: content must be a string or an array of blocks`);
+      turn.problems.push(`${where}: content must be a string or an array of blocks`);
     }
-    turns.push({ role, blocks, where });
+    return turn;
   });
-  return turns;
 }
 
 function checkMessages(messages: Json | undefined, toolNames: Set<string>, report: Report): void {
@@ -121,7 +126,8 @@ function checkMessages(messages: Json | undefined, toolNames: Set<string>, repor
   const seenToolUseIds = new Set<string>();
   turns.forEach((turn, i) => {
     const previous = turns[i - 1];
-    if (i === 0 && turn.role !== "user") report(`${turn.where}: the first message must be from the user, got "${turn.role}"`);
+    turn.problems.forEach(report);
+    if (i === 0 && turn.role === "assistant") report(`${turn.where}: the first message must be from the user, got "assistant"`);
     if (previous && previous.role === turn.role) {
       report(`${turn.where}: roles must alternate, but ${previous.where} is also "${turn.role}"`);
     }

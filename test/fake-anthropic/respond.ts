@@ -15,6 +15,8 @@ export interface AnswerHooks {
   done(): void;
   /** Holds a stalled response open; resolves when the client leaves or the server closes. */
   hold(signal: AbortSignal): Promise<void>;
+  /** Called when the client disconnects before the body is complete. */
+  clientLeft(): void;
   signal: AbortSignal;
   eventDelayMs: number;
   wireChunkChars: number;
@@ -108,7 +110,12 @@ function bodyStream(
   hooks: AnswerHooks,
 ): ReadableStream<Uint8Array> {
   const left = new AbortController();
+  let finished = false;
+  left.signal.addEventListener("abort", () => {
+    if (!finished) hooks.clientLeft();
+  });
   const onAbort = (): void => left.abort();
+  if (hooks.signal.aborted) left.abort();
   hooks.signal.addEventListener("abort", onAbort, { once: true });
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -124,6 +131,7 @@ function bodyStream(
           // Give the client time to read what was sent: a reset discards unread bytes.
           await Bun.sleep(resetDelayMs);
           hooks.done();
+          finished = true;
           // Erroring with undefined makes Bun reset the connection without logging a stack.
           controller.error(undefined);
           return;
@@ -131,14 +139,18 @@ function bodyStream(
         if (ending === "stall") {
           hooks.done();
           await hooks.hold(left.signal);
-          if (!left.signal.aborted) controller.error(undefined);
+          if (left.signal.aborted) return;
+          finished = true;
+          controller.error(undefined);
           return;
         }
         hooks.done();
+        finished = true;
         controller.close();
       } catch {
         // The client went away mid-write; nothing is left to answer.
       } finally {
+        finished = true;
         hooks.signal.removeEventListener("abort", onAbort);
         hooks.done();
       }

@@ -21,7 +21,7 @@ export interface FakeAnthropicOptions {
   cache?: CacheOptions;
   /** Answer a request that breaks an invariant with a 400, as the API would. Default false. */
   rejectInvalid?: boolean;
-  /** Pause between SSE records, in ms. Default 0: the whole body at once. */
+  /** Pause between SSE records (or wire pieces, with wireChunkChars), in ms. Default 0: the whole body at once. */
   eventDelayMs?: number;
   /** Re-cut the SSE body into pieces of this many characters so records straddle reads. Default 0 (off). */
   wireChunkChars?: number;
@@ -69,6 +69,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
 
   const hold = (signal: AbortSignal): Promise<void> =>
     new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
       const release = (): void => {
         holds.delete(release);
         signal.removeEventListener("abort", release);
@@ -108,6 +109,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       receivedAt,
       answeredAt: null,
       step: null,
+      clientAborted: false,
       cache: null,
       violations: [],
     };
@@ -170,6 +172,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         record.answeredAt ??= now();
       },
       hold,
+      clientLeft: () => {
+        record.clientAborted = true;
+      },
       signal: request.signal,
       eventDelayMs: options.eventDelayMs ?? 0,
       wireChunkChars: options.wireChunkChars ?? 0,
@@ -194,6 +199,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     port: options.port ?? 0,
     idleTimeout: 0,
     fetch: handle,
+    // A bug in the fake itself must fail the test visibly, not hang or look like an API error.
+    error(error) {
+      violations.push(`fake-anthropic crashed: ${error.stack ?? error.message}`);
+      return errorResponse(500, "api_error", `fake-anthropic crashed: ${error.message}`, "req_fake_crash");
+    },
   });
 
   return {

@@ -129,6 +129,8 @@ export interface RecordedRequest {
   answeredAt: number | null;
   /** Index of the script step this request consumed; null when it consumed none. */
   step: number | null;
+  /** The client went away (abort, timeout) before the answer was complete, e.g. during a stall. */
+  clientAborted: boolean;
   cache: CacheStats | null;
   /** This request's own violations (also appended, prefixed, to FakeServer.violations). */
   violations: string[];

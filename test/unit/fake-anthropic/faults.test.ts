@@ -55,6 +55,15 @@ async function drain(fake: FakeServer, signal?: AbortSignal): Promise<{ seen: st
 
 const abortSoon = (): AbortSignal => AbortSignal.timeout(50);
 
+/** Waits (a bounded number of event-loop turns) for the server to notice the client left. */
+async function sawClientLeave(fake: FakeServer, index = 0): Promise<boolean> {
+  for (let turn = 0; turn < 100; turn++) {
+    if (fake.requests[index]?.clientAborted) return true;
+    await Bun.sleep(1);
+  }
+  return false;
+}
+
 describe("HTTP errors", () => {
   test("429 is a RateLimitError whose retry-after header is readable", async () => {
     const fake = await start({ script: [rateLimited(7)] });
@@ -100,7 +109,7 @@ describe("HTTP errors", () => {
     });
     const client = new Anthropic({ apiKey: "test", baseURL: fake.url, maxRetries: 2 });
     const message = await client.messages.create(params());
-    expect(message.content).toEqual([{ type: "text", text: "third time" }]);
+    expect<unknown>(message.content).toEqual([{ type: "text", text: "third time" }]);
     expect(fake.requests.map((r) => [r.step, r.headers["x-stainless-retry-count"]])).toEqual([
       [0, "0"],
       [1, "1"],
@@ -149,7 +158,7 @@ describe("mid-stream error event", () => {
     expect(body).toEndWith(
       'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
     );
-    expect(body.match(/^event: /gm)?.length).toBe(4);
+    expect(body.match(/^event: \w+/gm)).toEqual(["event: message_start", "event: content_block_start", "event: error"]);
   });
 });
 
@@ -209,6 +218,7 @@ describe("stall", () => {
     expect(seen).toEqual(["message_start", "content_block_start"]);
     expect(error).toBeNull();
     expect(signal.aborted).toBe(true);
+    expect(await sawClientLeave(fake)).toBe(true);
   });
 
   test("messages.stream(): aborting rejects with APIUserAbortError", async () => {
@@ -231,12 +241,14 @@ describe("stall", () => {
     const { seen, error } = await drain(fake, abortSoon());
     expect(seen).toEqual([]);
     expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(await sawClientLeave(fake)).toBe(true);
   });
 
   test("non-streaming: the SDK timeout fires (APIConnectionTimeoutError)", async () => {
     const fake = await start({ script: [stall(reply().text("waiting"), 1)] });
     const error = await sdkClient(fake).messages.create(params(), { timeout: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(await sawClientLeave(fake)).toBe(true);
   });
 
   test("closing the server resets the held connection", async () => {
@@ -259,6 +271,12 @@ describe("stall", () => {
     const fake = await start({ script: [stall(reply().text("waiting"), 2)] });
     await drain(fake, abortSoon());
     expect(fake.requests[0]?.answeredAt).not.toBeNull();
+  });
+
+  test("a completed answer is not reported as abandoned", async () => {
+    const fake = await start({ script: [reply().text("all of it")] });
+    await drain(fake);
+    expect(await sawClientLeave(fake)).toBe(false);
   });
 });
 

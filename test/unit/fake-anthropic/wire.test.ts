@@ -5,10 +5,13 @@ import {
   estimateInputTokens,
   parseSse,
   reply,
+  splitText,
   startFakeAnthropic,
+  toSseText,
   toolResults,
   type FakeAnthropicOptions,
   type FakeServer,
+  type JsonObject,
 } from "../../fake-anthropic/index.ts";
 import { params, sdkClient } from "./sdk.ts";
 
@@ -90,7 +93,7 @@ describe("streaming (raw events)", () => {
 
     const json = deltas(2);
     expect(json[0]).toBe("");
-    expect(JSON.parse(json.join(""))).toEqual(toolInput);
+    expect<unknown>(JSON.parse(json.join(""))).toEqual(toolInput);
     // Cut inside a key and inside a string value, as the API does.
     expect(json.length).toBeGreaterThan(5);
     const cuts = cutsInsideStrings(json);
@@ -98,13 +101,13 @@ describe("streaming (raw events)", () => {
     expect(cuts.inValue).toBeGreaterThan(0);
 
     const toolStart = events.find((e) => e.type === "content_block_start" && e.index === 2);
-    expect(toolStart).toEqual({
+    expect<unknown>(toolStart).toEqual({
       type: "content_block_start",
       index: 2,
       content_block: { type: "tool_use", id: scripted.toolUseIds[0] ?? "", name: "Read", input: {} },
     });
     const delta = events.find((e) => e.type === "message_delta");
-    expect(delta).toEqual({
+    expect<unknown>(delta).toEqual({
       type: "message_delta",
       delta: { stop_reason: "tool_use", stop_sequence: null, stop_details: null },
       usage: {
@@ -138,7 +141,7 @@ describe("streaming (raw events)", () => {
       "message_delta",
       "message_stop",
     ]);
-    for (const record of records) expect(JSON.parse(record.data).type).toBe(record.event);
+    for (const record of records) expect((JSON.parse(record.data) as { type: unknown }).type).toBe(record.event);
   });
 
   test("wire chunking and pauses between records do not change what the SDK sees", async () => {
@@ -149,7 +152,7 @@ describe("streaming (raw events)", () => {
       eventDelayMs: 0,
     });
     const message = await sdkClient(fake).messages.stream(params()).finalMessage();
-    expect(message.content).toEqual([
+    expect<unknown>(message.content).toEqual([
       { type: "text", text },
       { type: "tool_use", id: expect.stringMatching(/^toolu_/), name: "Bash", input: { command: "echo 'hi' && ls" } },
     ]);
@@ -158,7 +161,28 @@ describe("streaming (raw events)", () => {
   test("a pause between records still streams every event", async () => {
     const fake = await start({ script: [reply().text("slow but steady")], eventDelayMs: 2 });
     const message = await sdkClient(fake).messages.stream(params()).finalMessage();
-    expect(message.content).toEqual([{ type: "text", text: "slow but steady" }]);
+    expect<unknown>(message.content).toEqual([{ type: "text", text: "slow but steady" }]);
+  });
+});
+
+describe("SSE text", () => {
+  test("toSse() frames each event as `event: <type>` + `data: <json>` and parseSse() reads it back", () => {
+    const scripted = reply().text("multi\nline 🎉").toolUse("Read", toolInput);
+    const events = scripted.events({ model: "m", messageId: "msg_1" });
+    const text = toSseText(events);
+    expect(text.startsWith('event: message_start\ndata: {"type":"message_start"')).toBe(true);
+    expect(text.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
+    const parsed = parseSse(text).map((record) => JSON.parse(record.data) as unknown);
+    expect(parsed).toEqual(events);
+    expect(parseSse(text.replaceAll("\n", "\r\n")).length).toBe(events.length);
+    expect(scripted.toSse({ model: "m", messageId: "msg_1" })).toBe(text);
+  });
+
+  test("text is cut into several pieces but never inside a character", () => {
+    const pieces = splitText("🎉🎉🎉 naïve text with emoji 👩‍💻 and more");
+    expect(pieces.length).toBeGreaterThan(3);
+    for (const piece of pieces) expect(piece).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+    expect(pieces.join("")).toBe("🎉🎉🎉 naïve text with emoji 👩‍💻 and more");
   });
 });
 
@@ -167,7 +191,7 @@ describe("messages.stream() and non-streaming create", () => {
     const scripted = reply().thinking("plan", "sig-123").redactedThinking("b3BhcXVl").text("Done.").stop("end_turn");
     const fake = await start({ script: [scripted] });
     const message = await sdkClient(fake).messages.stream(params()).finalMessage();
-    expect(message.content).toEqual([
+    expect<unknown>(message.content).toEqual([
       { type: "thinking", thinking: "plan", signature: "sig-123" },
       { type: "redacted_thinking", data: "b3BhcXVl" },
       { type: "text", text: "Done." },
@@ -182,7 +206,7 @@ describe("messages.stream() and non-streaming create", () => {
     const { data, response, request_id } = await sdkClient(fake).messages.create(params()).withResponse();
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(request_id).toBe("req_fake0000000000000001");
-    expect(data.content).toEqual([
+    expect<unknown>(data.content).toEqual([
       { type: "text", text: "Two tools:" },
       { type: "tool_use", id: scripted.toolUseIds[0] ?? "", name: "Read", input: toolInput },
       { type: "tool_use", id: scripted.toolUseIds[1] ?? "", name: "Bash", input: { command: "pwd" } },
@@ -205,14 +229,14 @@ describe("messages.stream() and non-streaming create", () => {
   test("the beta client and the ?beta=true query are served too", async () => {
     const fake = await start({ script: [reply().text("beta ok"), reply().text("query ok")] });
     const message = await sdkClient(fake).beta.messages.create(params());
-    expect(message.content).toEqual([{ type: "text", text: "beta ok" }]);
+    expect<unknown>(message.content).toEqual([{ type: "text", text: "beta ok" }]);
     // Older SDKs post beta calls to /v1/messages?beta=true; 1.14 uses the plain path.
     const response = await fetch(`${fake.url}/v1/messages?beta=true`, {
       method: "POST",
       headers: { "x-api-key": "k", "anthropic-version": "2023-06-01", "content-type": "application/json" },
       body: JSON.stringify(params()),
     });
-    expect((await response.json()).content).toEqual([{ type: "text", text: "query ok" }]);
+    expect<unknown>(((await response.json()) as { content: unknown }).content).toEqual([{ type: "text", text: "query ok" }]);
     expect(fake.requests.map((r) => [r.path, r.query])).toEqual([
       ["/v1/messages", {}],
       ["/v1/messages", { beta: "true" }],
@@ -233,7 +257,7 @@ describe("recording and the script", () => {
     await sdkClient(fake).messages.create({ ...params(), stream: true });
     const [first, second] = fake.requests;
     expect(first).toMatchObject({ n: 1, endpoint: "messages", method: "POST", auth: "x-api-key", stream: false, step: 0, violations: [] });
-    expect(first?.body).toEqual({ ...params() });
+    expect<unknown>(first?.body).toEqual({ ...params() });
     expect(first?.headers["anthropic-version"]).toBe("2023-06-01");
     expect(second).toMatchObject({ n: 2, auth: "bearer", stream: true, step: 1, violations: [] });
     expect(second?.headers.authorization).toBe("Bearer test");
@@ -288,7 +312,7 @@ describe("recording and the script", () => {
         ]),
       )
       .finalMessage();
-    expect(answer.content).toEqual([{ type: "text", text: "The file says: 42" }]);
+    expect<unknown>(answer.content).toEqual([{ type: "text", text: "The file says: 42" }]);
     expect(fake.violations).toEqual([]);
   });
 
@@ -297,14 +321,14 @@ describe("recording and the script", () => {
     fake.enqueue(reply().text("late"));
     expect(fake.remainingSteps()).toBe(1);
     const message = await sdkClient(fake).messages.create(params());
-    expect(message.content).toEqual([{ type: "text", text: "late" }]);
+    expect<unknown>(message.content).toEqual([{ type: "text", text: "late" }]);
   });
 
   test("count_tokens answers the deterministic estimate without consuming a step", async () => {
     const fake = await start({ script: [reply().text("unused")] });
     const { model, messages, tools } = params();
     const counted = await sdkClient(fake).messages.countTokens({ model, messages, tools });
-    expect(counted).toEqual({ input_tokens: estimateInputTokens({ ...JSON.parse(JSON.stringify({ model, messages, tools })) }) });
+    expect(counted).toEqual({ input_tokens: estimateInputTokens(JSON.parse(JSON.stringify({ model, messages, tools })) as JsonObject) });
     expect(counted.input_tokens).toBeGreaterThan(0);
     expect(fake.requests[0]).toMatchObject({ endpoint: "count_tokens", step: null, violations: [] });
     expect(fake.remainingSteps()).toBe(1);

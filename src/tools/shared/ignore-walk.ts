@@ -1,0 +1,216 @@
+/**
+ * A directory walker with ripgrep's ignore semantics, so Glob, the in-process Grep backend and
+ * ripgrep itself agree on which files exist:
+ * - `.gitignore` files apply only inside a git repository (a directory holding `.git`), from the
+ *   file's directory down, and stop at the repository root; a nested repository starts afresh.
+ * - `.git/info/exclude` applies to its whole repository.
+ * - `.ignore` and `.rgignore` apply everywhere, including from directories above the search root.
+ * - Precedence: `.rgignore` > `.ignore` > `.gitignore` > `info/exclude`; within one kind the
+ *   deepest file that has an opinion wins, and within a file the last matching rule wins.
+ * - Hidden files are walked; VCS directories (`.git`, `.hg`, …) and symlinks never are.
+ * - Entries come out depth-first, each directory sorted by name (ripgrep's `--sort path`).
+ */
+import ignore, { type Ignore } from "ignore";
+import type { Dirent } from "node:fs";
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ToolError } from "../../util/errors.ts";
+
+/** Version-control metadata directories: never searched, whatever the ignore files or globs say. */
+export const VCS_DIRS: readonly string[] = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
+
+export type OverrideVerdict = "include" | "exclude" | undefined;
+
+export interface WalkOptions {
+  signal?: AbortSignal;
+  /**
+   * Consulted before the ignore files, like ripgrep's `--glob`: "include" walks the entry even if
+   * an ignore file excludes it (and skips `accept`), "exclude" skips it.
+   */
+  override?: (relPath: string, isDir: boolean) => OverrideVerdict;
+  /** Final per-file filter (e.g. a file type), applied after the ignore files. */
+  accept?: (relPath: string, name: string) => boolean;
+  /** Directories deeper than this are not entered; the root's own entries are at depth 1. */
+  maxDepth?: number;
+}
+
+export interface WalkedFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the walk root, `/`-separated. */
+  rel: string;
+}
+
+type Verdict = "ignore" | "whitelist" | undefined;
+
+interface Frame {
+  dir: string;
+  parent: Frame | undefined;
+  isGitRoot: boolean;
+  /** Some frame from here up is a git root, so `.gitignore` files count at all. */
+  anyGit: boolean;
+  rgignore?: Ignore;
+  dotignore?: Ignore;
+  gitignore?: Ignore;
+  exclude?: Ignore;
+}
+
+const IGNORE_FILES = { rgignore: ".rgignore", dotignore: ".ignore", gitignore: ".gitignore" } as const;
+
+/** Yields every file under `root` (an existing directory) that the ignore rules let through. */
+export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
+  const top = await ancestorFrames(root);
+  yield* walkDir(root, root, top, 1, options);
+}
+
+async function* walkDir(
+  root: string,
+  dir: string,
+  parent: Frame | undefined,
+  depth: number,
+  options: WalkOptions,
+): AsyncGenerator<WalkedFile> {
+  if (options.signal?.aborted) throw new ToolError("Search aborted", "aborted");
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return; // unreadable directories are skipped, as ripgrep does (it only warns)
+  }
+  entries.sort((a, b) => compareNames(a.name, b.name));
+  const frame = await loadFrame(dir, parent, new Set(entries.map((entry) => entry.name)));
+  for (const entry of entries) {
+    if (VCS_DIRS.includes(entry.name) || entry.isSymbolicLink()) continue;
+    const isDir = entry.isDirectory();
+    if (!isDir && !entry.isFile()) continue;
+    const path = join(dir, entry.name);
+    const rel = toPosix(relative(root, path));
+    const override = options.override?.(rel, isDir);
+    if (override === "exclude") continue;
+    if (override !== "include") {
+      if (matchIgnoreFiles(frame, path, isDir) === "ignore") continue;
+      if (!isDir && options.accept && !options.accept(rel, entry.name)) continue;
+    }
+    if (!isDir) yield { path, rel };
+    else if (depth < (options.maxDepth ?? Infinity)) yield* walkDir(root, path, frame, depth + 1, options);
+  }
+}
+
+function matchIgnoreFiles(frame: Frame, path: string, isDir: boolean): Verdict {
+  let rg: Verdict;
+  let dot: Verdict;
+  let git: Verdict;
+  let exclude: Verdict;
+  let sawGit = false;
+  for (let current: Frame | undefined = frame; current; current = current.parent) {
+    if (current.rgignore || current.dotignore || current.gitignore || current.exclude) {
+      const rel = toPosix(relative(current.dir, path)) + (isDir ? "/" : "");
+      rg ??= test(current.rgignore, rel);
+      dot ??= test(current.dotignore, rel);
+      if (frame.anyGit && !sawGit) {
+        git ??= test(current.gitignore, rel);
+        exclude ??= test(current.exclude, rel);
+      }
+    }
+    sawGit ||= current.isGitRoot;
+  }
+  return rg ?? dot ?? git ?? exclude;
+}
+
+function test(matcher: Ignore | undefined, rel: string): Verdict {
+  if (!matcher) return undefined;
+  const result = matcher.test(rel);
+  if (result.ignored) return "ignore";
+  return result.unignored ? "whitelist" : undefined;
+}
+
+async function loadFrame(dir: string, parent: Frame | undefined, names: ReadonlySet<string>): Promise<Frame> {
+  const isGitRoot = names.has(".git");
+  const frame: Frame = { dir, parent, isGitRoot, anyGit: isGitRoot || (parent?.anyGit ?? false) };
+  for (const [key, file] of Object.entries(IGNORE_FILES) as Array<[keyof typeof IGNORE_FILES, string]>) {
+    if (!names.has(file)) continue;
+    const text = await readText(join(dir, file));
+    if (text) frame[key] = compile(text);
+  }
+  if (isGitRoot) {
+    const gitDir = await resolveGitDir(dir);
+    const text = gitDir ? await readText(join(gitDir, "info", "exclude")) : undefined;
+    if (text) frame.exclude = compile(text);
+  }
+  return frame;
+}
+
+/**
+ * Frames for the directories above `root`, outermost first. Their rules are matched against the
+ * full path below them, as ripgrep does; a rule that excludes `root` itself (say `node_modules/`
+ * when searching inside node_modules) is dropped, since searching there was asked for explicitly.
+ */
+async function ancestorFrames(root: string): Promise<Frame | undefined> {
+  const chain: string[] = [];
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    chain.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  if (root === dirname(root)) chain.length = 0;
+  let frame: Frame | undefined;
+  for (const dir of chain) {
+    frame = await loadFrame(dir, frame, await existingNames(dir, PROBED_NAMES));
+    const rootRel = `${toPosix(relative(dir, root))}/`;
+    for (const key of ["rgignore", "dotignore", "gitignore", "exclude"] as const) {
+      const matcher = frame[key];
+      if (matcher?.test(rootRel).ignored) frame[key] = await withoutRulesMatching(frame, key, rootRel);
+    }
+  }
+  return frame;
+}
+
+const PROBED_NAMES = [".git", ...Object.values(IGNORE_FILES)];
+
+/** Probes a few names instead of listing directories like /home or /tmp, which can be huge. */
+async function existingNames(dir: string, names: readonly string[]): Promise<Set<string>> {
+  const found = await Promise.all(names.map((name) => lstat(join(dir, name)).then(() => name, () => undefined)));
+  return new Set(found.filter((name): name is string => name !== undefined));
+}
+
+async function withoutRulesMatching(frame: Frame, key: "rgignore" | "dotignore" | "gitignore" | "exclude", rootRel: string): Promise<Ignore> {
+  const file =
+    key === "exclude" ? join((await resolveGitDir(frame.dir)) ?? join(frame.dir, ".git"), "info", "exclude") : join(frame.dir, IGNORE_FILES[key]);
+  const lines = ((await readText(file)) ?? "").split(/\r?\n/);
+  return compile(lines.filter((line) => !compile(line).test(rootRel).ignored).join("\n"));
+}
+
+function compile(text: string): Ignore {
+  // Git (and ripgrep) match ignore rules case-sensitively on Linux; the package defaults otherwise.
+  return ignore({ ignorecase: false }).add(text);
+}
+
+/** The git directory of a repository root: `.git` itself, or where a `.git` file (worktree, submodule) points. */
+async function resolveGitDir(repoRoot: string): Promise<string | undefined> {
+  const dotGit = join(repoRoot, ".git");
+  const pointer = await readText(dotGit);
+  if (pointer === undefined) return dotGit;
+  const target = /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1];
+  if (!target) return undefined;
+  const gitDir = isAbsolute(target) ? target : resolve(repoRoot, target);
+  // A linked worktree keeps info/exclude in the common directory.
+  const common = (await readText(join(gitDir, "commondir")))?.trim();
+  return common ? resolve(gitDir, common) : gitDir;
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Byte-order comparison of names, as ripgrep sorts them. */
+export function compareNames(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+function toPosix(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
