@@ -42,6 +42,14 @@ export interface WalkedFile {
 }
 
 type Verdict = "ignore" | "whitelist" | undefined;
+type Kind = "rgignore" | "dotignore" | "gitignore" | "exclude";
+
+/** Compiled rules of one ignore file, matched against paths relative to `base`. */
+interface RuleSet {
+  base: string;
+  text: string;
+  matcher: Ignore;
+}
 
 interface Frame {
   dir: string;
@@ -49,13 +57,11 @@ interface Frame {
   isGitRoot: boolean;
   /** Some frame from here up is a git root, so `.gitignore` files count at all. */
   anyGit: boolean;
-  rgignore?: Ignore;
-  dotignore?: Ignore;
-  gitignore?: Ignore;
-  exclude?: Ignore;
+  rules: Partial<Record<Kind, RuleSet[]>>;
 }
 
 const IGNORE_FILES = { rgignore: ".rgignore", dotignore: ".ignore", gitignore: ".gitignore" } as const;
+const KINDS: readonly Kind[] = ["rgignore", "dotignore", "gitignore", "exclude"];
 
 /** Yields every file under `root` (an existing directory) that the ignore rules let through. */
 export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
@@ -97,71 +103,79 @@ async function* walkDir(
 }
 
 function matchIgnoreFiles(frame: Frame, path: string, isDir: boolean): Verdict {
-  let rg: Verdict;
-  let dot: Verdict;
-  let git: Verdict;
-  let exclude: Verdict;
+  const found: Partial<Record<Kind, Verdict>> = {};
   let sawGit = false;
   for (let current: Frame | undefined = frame; current; current = current.parent) {
-    if (current.rgignore || current.dotignore || current.gitignore || current.exclude) {
-      const rel = toPosix(relative(current.dir, path)) + (isDir ? "/" : "");
-      rg ??= test(current.rgignore, rel);
-      dot ??= test(current.dotignore, rel);
-      if (frame.anyGit && !sawGit) {
-        git ??= test(current.gitignore, rel);
-        exclude ??= test(current.exclude, rel);
+    for (const kind of KINDS) {
+      const gitKind = kind === "gitignore" || kind === "exclude";
+      if (found[kind] || (gitKind && (!frame.anyGit || sawGit))) continue;
+      for (const set of current.rules[kind] ?? []) {
+        found[kind] ??= test(set, path, isDir);
       }
     }
     sawGit ||= current.isGitRoot;
   }
-  return rg ?? dot ?? git ?? exclude;
+  return found.rgignore ?? found.dotignore ?? found.gitignore ?? found.exclude;
 }
 
-function test(matcher: Ignore | undefined, rel: string): Verdict {
-  if (!matcher) return undefined;
-  const result = matcher.test(rel);
+function test(set: RuleSet, path: string, isDir: boolean): Verdict {
+  const result = set.matcher.test(toPosix(relative(set.base, path)) + (isDir ? "/" : ""));
   if (result.ignored) return "ignore";
   return result.unignored ? "whitelist" : undefined;
 }
 
 async function loadFrame(dir: string, parent: Frame | undefined, names: ReadonlySet<string>): Promise<Frame> {
   const isGitRoot = names.has(".git");
-  const frame: Frame = { dir, parent, isGitRoot, anyGit: isGitRoot || (parent?.anyGit ?? false) };
-  for (const [key, file] of Object.entries(IGNORE_FILES) as Array<[keyof typeof IGNORE_FILES, string]>) {
+  const frame: Frame = { dir, parent, isGitRoot, anyGit: isGitRoot || (parent?.anyGit ?? false), rules: {} };
+  for (const [kind, file] of Object.entries(IGNORE_FILES) as Array<[keyof typeof IGNORE_FILES, string]>) {
     if (!names.has(file)) continue;
     const text = await readText(join(dir, file));
-    if (text) frame[key] = compile(text);
+    if (text) frame.rules[kind] = [{ base: dir, text, matcher: compile(text) }];
   }
   if (isGitRoot) {
     const gitDir = await resolveGitDir(dir);
     const text = gitDir ? await readText(join(gitDir, "info", "exclude")) : undefined;
-    if (text) frame.exclude = compile(text);
+    if (text) frame.rules.exclude = [{ base: dir, text, matcher: compile(text) }];
   }
   return frame;
 }
 
 /**
  * Frames for the directories above `root`, outermost first. Their rules are matched against the
- * full path below them, as ripgrep does; a rule that excludes `root` itself (say `node_modules/`
- * when searching inside node_modules) is dropped, since searching there was asked for explicitly.
+ * full path below them, as ripgrep does. ripgrep never tests the root or its parents, so searching
+ * inside an ignored directory (say node_modules/x) works; the `ignore` package would treat all
+ * of it as ignored through its parent, so rules that ignore the root are split off: those that
+ * match by name at any depth (`node_modules/`, `*.log`) are re-based onto the root, so they still
+ * apply below it; anchored ones (`/build/`) cannot match below the root again and are dropped.
  */
 async function ancestorFrames(root: string): Promise<Frame | undefined> {
   const chain: string[] = [];
-  for (let dir = dirname(root); ; dir = dirname(dir)) {
+  for (let dir = root; dirname(dir) !== dir; ) {
+    dir = dirname(dir);
     chain.unshift(dir);
-    if (dirname(dir) === dir) break;
   }
-  if (root === dirname(root)) chain.length = 0;
   let frame: Frame | undefined;
   for (const dir of chain) {
     frame = await loadFrame(dir, frame, await existingNames(dir, PROBED_NAMES));
     const rootRel = `${toPosix(relative(dir, root))}/`;
-    for (const key of ["rgignore", "dotignore", "gitignore", "exclude"] as const) {
-      const matcher = frame[key];
-      if (matcher?.test(rootRel).ignored) frame[key] = await withoutRulesMatching(frame, key, rootRel);
+    for (const kind of KINDS) {
+      const set = frame.rules[kind]?.[0];
+      if (set?.matcher.test(rootRel).ignored) frame.rules[kind] = splitRootRules(set, root, rootRel);
     }
   }
   return frame;
+}
+
+function splitRootRules(set: RuleSet, root: string, rootRel: string): RuleSet[] {
+  const kept: string[] = [];
+  const rebased: string[] = [];
+  for (const line of set.text.split(/\r?\n/)) {
+    if (!compile(line).test(rootRel).ignored) kept.push(line);
+    else if (!line.replace(/\/+$/, "").includes("/")) rebased.push(line);
+  }
+  const sets = [{ base: set.base, text: kept.join("\n"), matcher: compile(kept.join("\n")) }];
+  if (rebased.length > 0) sets.push({ base: root, text: rebased.join("\n"), matcher: compile(rebased.join("\n")) });
+  return sets;
 }
 
 const PROBED_NAMES = [".git", ...Object.values(IGNORE_FILES)];
@@ -170,13 +184,6 @@ const PROBED_NAMES = [".git", ...Object.values(IGNORE_FILES)];
 async function existingNames(dir: string, names: readonly string[]): Promise<Set<string>> {
   const found = await Promise.all(names.map((name) => lstat(join(dir, name)).then(() => name, () => undefined)));
   return new Set(found.filter((name): name is string => name !== undefined));
-}
-
-async function withoutRulesMatching(frame: Frame, key: "rgignore" | "dotignore" | "gitignore" | "exclude", rootRel: string): Promise<Ignore> {
-  const file =
-    key === "exclude" ? join((await resolveGitDir(frame.dir)) ?? join(frame.dir, ".git"), "info", "exclude") : join(frame.dir, IGNORE_FILES[key]);
-  const lines = ((await readText(file)) ?? "").split(/\r?\n/);
-  return compile(lines.filter((line) => !compile(line).test(rootRel).ignored).join("\n"));
 }
 
 function compile(text: string): Ignore {

@@ -1,0 +1,39 @@
+// Starting files for scenarios, written into a fresh temp directory per run. Kept in code (not
+// as files under test/) so the repository's own `bun test` never picks up their test files.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tempDirectory } from "../helpers/clew-process.ts";
+
+export const BUGGY_MATH = `export function add(a: number, b: number): number {
+  return a - b;
+}
+
+export function multiply(a: number, b: number): number {
+  return a * b;
+}
+`;
+
+const MATH_TEST = `import { expect, test } from "bun:test";
+import { add, multiply } from "../src/math.ts";
+
+test("add", () => {
+  expect(add(2, 3)).toBe(5);
+});
+
+test("multiply", () => {
+  expect(multiply(2, 3)).toBe(6);
+});
+`;
+
+export function writeWorkspace(files: Record<string, string>): string {
+  const dir = tempDirectory("clew-scenario-");
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+export function failingTestWorkspace(): string {
+  return writeWorkspace({ "src/math.ts": BUGGY_MATH, "test/math.test.ts": MATH_TEST, "package.json": '{ "name": "math" }\n' });
+}
