@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../util/errors.ts";
 import { newestFirst } from "./shared/grep-format.ts";
-import { walkFiles } from "./shared/ignore-walk.ts";
+import { VCS_DIRS, walkFiles } from "./shared/ignore-walk.ts";
 import { isMissing, resolveToolPath } from "./shared/paths.ts";
 import { defineTool, type ToolSession } from "./types.ts";
 import description from "./glob.md" with { type: "text" };
@@ -76,7 +76,8 @@ export function splitStaticPrefix(pattern: string, dir: string): { base: string;
   const parts = pattern.split("/");
   let base = isAbsolute(pattern) ? "/" : dir;
   let index = isAbsolute(pattern) ? 1 : 0;
-  while (index < parts.length - 1 && !GLOB_MAGIC.test(parts[index] ?? "")) {
+  // A VCS directory stays in the pattern, so `.git/**` matches nothing rather than walking .git.
+  while (index < parts.length - 1 && !GLOB_MAGIC.test(parts[index] ?? "") && !VCS_DIRS.includes(parts[index] ?? "")) {
     base = resolve(base, parts[index] ?? "");
     index++;
   }

@@ -61,6 +61,8 @@ export class Reply {
   #stopDetails: JsonObject | null = null;
   #usage: UsageOverride = {};
   #model: string | undefined;
+  /** Tool inputs streamed verbatim instead of as JSON.stringify(input): cut-off calls. */
+  readonly #rawInput = new Map<string, string>();
 
   text(text: string): this {
     this.#blocks.push({ type: "text", text });
@@ -80,6 +82,16 @@ export class Reply {
 
   toolUse(name: string, input: JsonObject, id: string = newToolUseId()): this {
     this.#blocks.push({ type: "tool_use", id, name, input });
+    return this;
+  }
+
+  /**
+   * A tool call whose streamed input JSON is `partialJson` as given, typically incomplete
+   * because the reply hit max_tokens mid-call (pair with `.stop("max_tokens")`).
+   */
+  toolUseCutOff(name: string, partialJson: string, id: string = newToolUseId()): this {
+    this.#blocks.push({ type: "tool_use", id, name, input: {} });
+    this.#rawInput.set(id, partialJson);
     return this;
   }
 
@@ -171,7 +183,7 @@ export class Reply {
       },
     ];
     this.#blocks.forEach((block, index) => {
-      events.push(...blockEvents(block, index));
+      events.push(...blockEvents(block, index, this.#rawInput));
       // The API sends a ping early in the stream; clients must skip it wherever it lands.
       if (index === 0) events.splice(2, 0, { type: "ping" });
     });
@@ -211,7 +223,7 @@ export function reply(): Reply {
   return new Reply();
 }
 
-function blockEvents(block: ContentBlock, index: number): StreamEvent[] {
+function blockEvents(block: ContentBlock, index: number, rawInput: ReadonlyMap<string, string>): StreamEvent[] {
   const delta = (d: Extract<StreamEvent, { type: "content_block_delta" }>["delta"]): StreamEvent => ({
     type: "content_block_delta",
     index,
@@ -238,7 +250,7 @@ function blockEvents(block: ContentBlock, index: number): StreamEvent[] {
     case "tool_use":
       return [
         start({ type: "tool_use", id: block.id, name: block.name, input: {} }),
-        ...splitJson(JSON.stringify(block.input)).map((partial_json) =>
+        ...splitJson(rawInput.get(block.id) ?? JSON.stringify(block.input)).map((partial_json) =>
           delta({ type: "input_json_delta", partial_json }),
         ),
         stop,
