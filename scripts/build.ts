@@ -7,6 +7,9 @@ const result = await Bun.build({
   entrypoints: ["src/main.ts"],
   compile: { outfile },
   minify: true,
+  // Precompiled bytecode: start-up drops from ~40 ms to ~10 ms for a few MB of binary.
+  bytecode: true,
+  format: "esm",
   sourcemap: "none",
   target: "bun",
 });

@@ -6,7 +6,7 @@ import { readEnvironment } from "../settings/paths.ts";
 import { ClewError } from "../util/errors.ts";
 import { parseArgs } from "./args.ts";
 import help from "./help.md" with { type: "text" };
-import { runPrint, type PrintIO } from "./print.ts";
+import type { PrintIO } from "./print.ts";
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return "";
@@ -56,6 +56,8 @@ export async function main(argv: readonly string[], version: string): Promise<nu
         process.on("SIGTERM", () => handler("SIGTERM"));
       },
     };
+    // Loaded only when a session runs, so --version and --help stay at the runtime's floor.
+    const { runPrint } = await import("./print.ts");
     return await runPrint(options, env, version, io);
   } catch (error) {
     if (error instanceof ClewError) {

@@ -6,7 +6,9 @@
  * A failed attempt discards everything it streamed: the caller only ever appends the final
  * `message`, so a retry can never leave a partial or duplicate turn in history.
  */
-import type Anthropic from "@anthropic-ai/sdk";
+import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import type { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { ThinkingConfigParam } from "@anthropic-ai/sdk/resources/messages";
 import { MessageAccumulator } from "./accumulate.ts";
 import { classifyError, retryDelayMs } from "./errors.ts";
 import { ApiFailure, type ModelEvent, type ModelRequest, type RawMessageStreamEvent, type StreamFn } from "./types.ts";
@@ -23,11 +25,15 @@ export interface ModelClientOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-let sdkModule: Promise<typeof import("@anthropic-ai/sdk")> | undefined;
+// The base client plus the one resource clew uses: the SDK's full entry point pulls in every
+// API resource, which costs several MB of memory and start-up time for nothing.
+type SdkParts = [typeof import("@anthropic-ai/sdk/client"), typeof import("@anthropic-ai/sdk/resources/messages/messages")];
+let sdkModules: Promise<SdkParts> | undefined;
 
 /** Starts loading the SDK without waiting, so its parse time overlaps other start-up work. */
-export function preloadSdk(): void {
-  sdkModule ??= import("@anthropic-ai/sdk");
+export function preloadSdk(): Promise<SdkParts> {
+  sdkModules ??= Promise.all([import("@anthropic-ai/sdk/client"), import("@anthropic-ai/sdk/resources/messages/messages")]);
+  return sdkModules;
 }
 
 class StreamStalled extends Error {
@@ -66,14 +72,13 @@ async function nextWithin<T>(iterator: AsyncIterator<T>, ms: number, onStall: ()
 }
 
 export function createStreamFn(options: ModelClientOptions): StreamFn {
-  let client: Anthropic | undefined;
+  let client: Messages | undefined;
   const sleep = options.sleep ?? abortableSleep;
 
-  async function getClient(): Promise<Anthropic> {
+  async function getClient(): Promise<Messages> {
     if (client) return client;
-    preloadSdk();
-    const { default: AnthropicClient } = await (sdkModule as Promise<typeof import("@anthropic-ai/sdk")>);
-    client = new AnthropicClient({
+    const [{ BaseAnthropic: Base }, { Messages: MessagesResource }] = await preloadSdk();
+    const base: BaseAnthropic = new Base({
       // The bearer token outranks the key, as in Claude Code; explicit nulls stop the SDK from
       // hunting for credentials on disk.
       apiKey: options.authToken ? null : (options.apiKey ?? null),
@@ -83,6 +88,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
       timeout: options.requestTimeoutMs,
       defaultHeaders: options.headers,
     });
+    client = new MessagesResource(base);
     return client;
   }
 
@@ -93,7 +99,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
     signal.addEventListener("abort", onOuterAbort, { once: true });
     try {
       const headers = setTimeout(() => controller.abort(new StreamStalled("The API sent no response headers in time")), options.idleTimeoutMs);
-      const stream = await api.messages.create(
+      const stream = await api.create(
         {
           model: request.model,
           max_tokens: request.maxTokens,
@@ -101,7 +107,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
           tools: request.tools,
           messages: request.messages,
           stream: true,
-          ...(request.thinking ? { thinking: request.thinking as Anthropic.ThinkingConfigParam } : {}),
+          ...(request.thinking ? { thinking: request.thinking as ThinkingConfigParam } : {}),
         },
         { signal: controller.signal },
       ).finally(() => clearTimeout(headers));

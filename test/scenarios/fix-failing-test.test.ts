@@ -3,29 +3,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { startFakeAnthropic, type FakeServer } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory, transcripts } from "../helpers/clew-process.ts";
 import { fileMode, transcriptLines, transcriptMessages, withoutCacheControl } from "../helpers/transcript.ts";
-import { failingTestWorkspace } from "./workspaces.ts";
-
-const DONE = "Fixed: add() subtracted instead of adding; both tests pass now.";
-
-function fixScript(dir: string): ScriptStep[] {
-  const mathFile = join(dir, "src/math.ts");
-  return [
-    reply().text("I'll find the function under test.").toolUse("Grep", { pattern: "export function add", output_mode: "files_with_matches" }),
-    (request) =>
-      toolResults(request)[0]?.text.includes(mathFile)
-        ? reply().toolUse("Read", { file_path: mathFile })
-        : reply().text("Grep did not find the file."),
-    reply().text("The bug is the minus sign.").toolUse("Edit", { file_path: mathFile, old_string: "return a - b;", new_string: "return a + b;" }),
-    reply().toolUse("Bash", { command: "bun test 2>&1", description: "Run the test suite" }),
-    (request) => {
-      const output = toolResults(request)[0]?.text ?? "";
-      return reply().text(/2 pass/.test(output) && /0 fail/.test(output) ? DONE : `Tests still fail:\n${output}`);
-    },
-  ];
-}
+import { DONE, failingTestWorkspace, fixScript } from "./workspaces.ts";
 
 let server: FakeServer | undefined;
 afterEach(async () => {

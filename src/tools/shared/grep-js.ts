@@ -20,6 +20,7 @@ import { walkFiles, type OverrideVerdict } from "./ignore-walk.ts";
 
 /** Larger files are skipped rather than read into memory whole. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
+const READ_AHEAD = 16;
 
 interface FileText {
   lines: string[];
@@ -40,15 +41,21 @@ export async function grepWithJs(request: GrepRequest, signal: AbortSignal): Pro
   const compiled = compilePattern(request.pattern, request);
   const out: Collector = { files: [], counts: [], items: [], printedAny: false, bytes: 0 };
   let incomplete = false;
-  for await (const path of candidateFiles(request, signal)) {
+  // Files are read a few at a time ahead of the search, which still goes in walk order.
+  const ahead: Array<{ path: string; file: Promise<FileText | undefined> }> = [];
+  const searchNext = async (): Promise<void> => {
+    const next = ahead.shift();
     if (signal.aborted) throw new ToolError("Search aborted", "aborted");
-    const file = await readSearchable(path, request.rootIsFile);
-    if (file) searchFile(path, file, compiled, request, out);
-    if (out.bytes > MAX_OUTPUT_BYTES) {
-      incomplete = true;
-      break;
-    }
+    const file = next && (await next.file);
+    if (next && file) searchFile(next.path, file, compiled, request, out);
+    incomplete ||= out.bytes > MAX_OUTPUT_BYTES;
+  };
+  for await (const path of candidateFiles(request, signal)) {
+    ahead.push({ path, file: readSearchable(path, request.rootIsFile) });
+    if (ahead.length >= READ_AHEAD) await searchNext();
+    if (incomplete) break;
   }
+  while (ahead.length > 0 && !incomplete) await searchNext();
   if (request.mode === "files_with_matches") return { mode: request.mode, files: out.files, incomplete };
   if (request.mode === "count") return { mode: request.mode, counts: out.counts, incomplete };
   return { mode: request.mode, items: out.items, incomplete };

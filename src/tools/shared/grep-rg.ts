@@ -43,6 +43,8 @@ export async function grepWithRipgrep(
 ): Promise<GrepRaw> {
   // `--glob` patterns are relative to ripgrep's working directory, so run it in the search root.
   const cwd = request.rootIsFile ? dirname(request.root) : request.root;
+  // Bun.spawn throws instead of spawning when the signal has already fired.
+  if (signal.aborted) throw new ToolError("Search aborted", "aborted");
   const child = Bun.spawn([rgPath, ...ripgrepArgs(request)], {
     cwd,
     env: { ...env },
