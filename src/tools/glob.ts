@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../util/errors.ts";
-import { newestFirst } from "./shared/grep-format.ts";
+import { newestFirst } from "./shared/newest-first.ts";
 import { VCS_DIRS, walkFiles } from "./shared/ignore-walk.ts";
 import { isMissing, resolveToolPath } from "./shared/paths.ts";
 import { defineTool, type ToolSession } from "./types.ts";

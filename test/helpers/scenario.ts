@@ -2,7 +2,7 @@
 // integrity (no partial or duplicate turns), and waiting on a running child without timing asserts.
 import { expect } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import type { Json, Reply } from "../fake-anthropic/index.ts";
+import type { FakeServer, Json, RecordedRequest, Reply } from "../fake-anthropic/index.ts";
 import { transcripts } from "./clew-process.ts";
 import { transcriptLines, transcriptMessages, withoutCacheControl } from "./transcript.ts";
 
@@ -15,6 +15,13 @@ export function parseFrames(stdout: string): Frame[] {
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as Frame);
+}
+
+/** The fake's n-th recorded request (0-based); fails the test when it was never sent. */
+export function requestAt(fake: FakeServer, index: number): RecordedRequest {
+  const request = fake.requests[index];
+  if (!request) throw new Error(`request #${index + 1} was never sent (the fake received ${fake.requests.length})`);
+  return request;
 }
 
 /** `assistant:text`, `assistant:tool_use`, `user:tool_result`, `result:` — the shape of a run. */

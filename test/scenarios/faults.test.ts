@@ -27,6 +27,7 @@ import {
   frameKinds,
   onlyTranscript,
   parseFrames,
+  requestAt,
   systemFrames,
   type TranscriptLine,
 } from "../helpers/scenario.ts";
@@ -114,7 +115,7 @@ describe("faults: each is retried and the task completes", () => {
       expect(fake.requests.length).toBe(4);
       expect(fake.remainingSteps()).toBe(0);
       // The retry resends the very same conversation.
-      expect(fake.requests[2]?.body.messages).toEqual(fake.requests[1]?.body.messages as never);
+      expect(requestAt(fake, 2).body.messages).toEqual(requestAt(fake, 1).body.messages);
 
       const frames = parseFrames(run.stdout);
       const retries = systemFrames(frames, "api_retry");

@@ -66,6 +66,19 @@ async function startSlowRun(dir: string, configDir: string, extra: string[] = []
   return { child, first, path, toolUseId: (storedToolUses(path)[0] as { id: string }).id };
 }
 
+/** The text deltas of the newest message in `--include-partial-messages` output (complete lines only). */
+function streamedText(stdout: string): string {
+  const complete = stdout.slice(0, stdout.lastIndexOf("\n") + 1);
+  let text = "";
+  for (const frame of parseFrames(complete)) {
+    const event = frame.event as { type?: string; delta?: { type?: string; text?: string } } | undefined;
+    if (frame.type !== "stream_event" || !event) continue;
+    if (event.type === "message_start") text = "";
+    if (event.type === "content_block_delta" && event.delta?.type === "text_delta") text += event.delta.text ?? "";
+  }
+  return text;
+}
+
 function sessionIdOf(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1, -".jsonl".length);
 }
@@ -147,7 +160,7 @@ describe("kill -9 mid-run, then resume", () => {
     });
     // Kill only once clew has received part of the stalled reply.
     const stdout = collect(child.stdout);
-    await waitFor(() => stdout.text().includes(STALLED_MARK), "the partial reply to reach clew");
+    await waitFor(() => streamedText(stdout.text()).includes(STALLED_MARK), "the partial reply to reach clew");
     child.kill(9);
     await child.exited;
     expect(first.requests.length).toBe(2);
@@ -217,8 +230,10 @@ describe("SIGTERM mid-tool", () => {
       // The transcript ends with the tool_use answered, so nothing needs repairing on resume.
       expectEveryLineParses(path);
       const results = storedToolResults(path);
-      expect(results).toEqual([expect.objectContaining({ type: "tool_result", tool_use_id: toolUseId, content: expect.stringMatching(/interrupted/i) })]);
-      expect(transcriptMessages(path).at(-1)).toEqual({ role: "user", content: results });
+      expect(results).toEqual([
+        expect.objectContaining({ type: "tool_result", tool_use_id: toolUseId, content: expect.stringMatching(/interrupted/i) }),
+      ]);
+      expect(transcriptMessages(path).at(-1) as unknown).toEqual({ role: "user", content: results });
 
       const second = await fake([reply().text(RESUMED)]);
       const run = await runClew(["-p", "-r", sessionIdOf(path), "go on", "--output-format", "json"], {

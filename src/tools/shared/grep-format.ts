@@ -1,10 +1,11 @@
 /**
  * Turns a backend's raw result into Grep's output: files newest first, `offset`/`head_limit`
  * pagination, long lines cut, and a note saying how to see more when results were cut.
+ * The text states totals; `data` describes the page actually returned.
  */
-import { stat } from "node:fs/promises";
 import type { ToolOutput } from "../types.ts";
 import type { ContentItem, GrepMode, GrepRaw } from "./grep-request.ts";
+import { newestFirst } from "./newest-first.ts";
 
 /** Characters of a line shown before it is cut. */
 export const MAX_LINE_CHARS = 500;
@@ -36,11 +37,6 @@ interface Page<T> {
   more: boolean;
 }
 
-function paginate<T>(entries: readonly T[], paging: GrepPaging): Page<T> {
-  const end = paging.headLimit > 0 ? paging.offset + paging.headLimit : entries.length;
-  return { shown: entries.slice(paging.offset, end), total: entries.length, more: end < entries.length };
-}
-
 export async function formatGrep(raw: GrepRaw, paging: GrepPaging): Promise<ToolOutput> {
   if (raw.mode === "files_with_matches") return formatFiles(await newestFirst(raw.files), raw.incomplete, paging);
   if (raw.mode === "count") return formatCounts(raw.counts, raw.incomplete, paging);
@@ -50,45 +46,43 @@ export async function formatGrep(raw: GrepRaw, paging: GrepPaging): Promise<Tool
 function formatFiles(files: string[], incomplete: boolean, paging: GrepPaging): ToolOutput {
   const page = paginate(files, paging);
   const data: GrepData = { mode: "files_with_matches", numFiles: page.shown.length, filenames: page.shown, ...applied(page, paging) };
-  if (page.total === 0) return { content: "No files found", display: { summary: "Found 0 files" }, data };
-  const header = `Found ${plural(page.total, "file")}`;
-  const content = [header, ...page.shown].join("\n") + notes(page, paging, "files", incomplete);
+  const header = `Found ${plural(files.length, "file")}`;
+  if (files.length === 0) return { content: "No files found", display: { summary: header }, data };
+  const content = joinParts([header, ...page.shown].join("\n"), ...notes(page, paging, "files", incomplete));
   return { content, display: { summary: header }, data };
 }
 
 function formatCounts(counts: Array<{ path: string; count: number }>, incomplete: boolean, paging: GrepPaging): ToolOutput {
   const page = paginate(counts, paging);
-  const total = counts.reduce((sum, entry) => sum + entry.count, 0);
+  const total = sum(counts);
   const data: GrepData = {
     mode: "count",
     numFiles: page.shown.length,
     filenames: page.shown.map((entry) => entry.path),
-    numMatches: total,
+    numMatches: sum(page.shown),
     ...applied(page, paging),
   };
-  if (page.total === 0) return { content: "No matches found", display: { summary: "Found 0 matches" }, data };
+  const summary = `Found ${plural(total, "match", "matches")} in ${plural(counts.length, "file")}`;
+  if (counts.length === 0) return { content: "No matches found", display: { summary }, data };
   const lines = page.shown.map((entry) => `${entry.path}:${entry.count}`);
-  const summary = `Found ${plural(total, "total occurrence")} across ${plural(counts.length, "file")}.`;
-  const content = `${lines.join("\n")}\n\n${summary}${notes(page, paging, "entries", incomplete)}`;
-  return { content, display: { summary: `Found ${plural(total, "match", "matches")} in ${plural(counts.length, "file")}` }, data };
+  const totals = `Found ${plural(total, "total occurrence")} across ${plural(counts.length, "file")}.`;
+  const content = joinParts(lines.join("\n"), totals, ...notes(page, paging, "entries", incomplete));
+  return { content, display: { summary }, data };
 }
 
 function formatContent(items: ContentItem[], incomplete: boolean, paging: GrepPaging): ToolOutput {
-  const rendered = items.map((item) => renderItem(item, paging.lineNumbers));
-  const page = paginate(rendered, paging);
-  const filenames = [...new Set(items.flatMap((item) => (item.kind === "line" && item.isMatch ? [item.path] : [])))];
-  const body = page.shown.join("\n");
-  const data: GrepData = {
-    mode: "content",
-    numFiles: filenames.length,
-    filenames,
-    content: body,
-    numLines: page.shown.length,
-    ...applied(page, paging),
-  };
-  if (page.total === 0) return { content: "No matches found", display: { summary: "Found 0 lines" }, data };
-  const content = (body || `(No lines at offset ${paging.offset})`) + notes(page, paging, "lines", incomplete);
-  return { content, display: { summary: `Found ${plural(page.total, "line")}` }, data };
+  const page = paginate(items, paging);
+  const body = page.shown.map((item) => renderItem(item, paging.lineNumbers)).join("\n");
+  const filenames = [...new Set(page.shown.flatMap((item) => (item.kind === "line" && item.isMatch ? [item.path] : [])))];
+  const data: GrepData = { mode: "content", numFiles: filenames.length, filenames, content: body, numLines: page.shown.length, ...applied(page, paging) };
+  const summary = `Found ${plural(items.length, "line")}`;
+  if (items.length === 0) return { content: "No matches found", display: { summary }, data };
+  return { content: joinParts(body, ...notes(page, paging, "lines", incomplete)), display: { summary }, data };
+}
+
+function paginate<T>(entries: readonly T[], paging: GrepPaging): Page<T> {
+  const end = paging.headLimit > 0 ? paging.offset + paging.headLimit : entries.length;
+  return { shown: entries.slice(paging.offset, end), total: entries.length, more: end < entries.length };
 }
 
 function renderItem(item: ContentItem, lineNumbers: boolean): string {
@@ -107,16 +101,24 @@ function cutLine(text: string): string {
   return `${cut} [... omitted end of long line]`;
 }
 
-function notes(page: Page<unknown>, paging: GrepPaging, unit: string, incomplete: boolean): string {
-  let text = "";
-  if (page.more || paging.offset > 0) {
-    const first = Math.min(paging.offset + 1, page.total);
+const NARROW = "narrow the search with a more specific pattern, path, glob or type.";
+
+function notes(page: Page<unknown>, paging: GrepPaging, unit: string, incomplete: boolean): string[] {
+  const result: string[] = [];
+  if (page.shown.length === 0) {
+    result.push(`(No ${unit} at offset ${paging.offset}: there are ${page.total}. Use a smaller offset.)`);
+  } else if (page.more || paging.offset > 0) {
     const last = paging.offset + page.shown.length;
     const next = page.more ? ` Use offset: ${last} to see more, or` : " Or";
-    text += `\n\n(Results truncated: showing ${unit} ${first}-${last} of ${page.total}.${next} narrow the search with a more specific pattern, path, glob or type.)`;
+    result.push(`(Results truncated: showing ${unit} ${paging.offset + 1}-${last} of ${page.total}.${next} ${NARROW})`);
   }
-  if (incomplete) text += "\n\n(Search stopped early: too much output. Narrow the search with a more specific pattern, path, glob or type.)";
-  return text;
+  if (incomplete) result.push(`(Search stopped early: too much output, so results are incomplete. Please ${NARROW})`);
+  return result;
+}
+
+/** Blocks separated by a blank line; empty blocks dropped. */
+function joinParts(...parts: string[]): string {
+  return parts.filter((part) => part.length > 0).join("\n\n");
 }
 
 function applied(page: Page<unknown>, paging: GrepPaging): Pick<GrepData, "appliedLimit" | "appliedOffset"> {
@@ -124,17 +126,8 @@ function applied(page: Page<unknown>, paging: GrepPaging): Pick<GrepData, "appli
   return { appliedLimit: paging.headLimit, appliedOffset: paging.offset };
 }
 
-/** Most recently modified first; ties (and unreadable files) in path order, so output is stable. */
-export async function newestFirst(paths: readonly string[]): Promise<string[]> {
-  const stamped: Array<{ path: string; mtime: number }> = [];
-  const BATCH = 256;
-  for (let i = 0; i < paths.length; i += BATCH) {
-    const batch = paths.slice(i, i + BATCH);
-    const mtimes = await Promise.all(batch.map((path) => stat(path).then((stats) => stats.mtimeMs, () => 0)));
-    batch.forEach((path, index) => stamped.push({ path, mtime: mtimes[index] ?? 0 }));
-  }
-  stamped.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return stamped.map((entry) => entry.path);
+function sum(counts: ReadonlyArray<{ count: number }>): number {
+  return counts.reduce((total, entry) => total + entry.count, 0);
 }
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`): string {

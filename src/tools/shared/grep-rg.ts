@@ -5,7 +5,7 @@
  */
 import { dirname } from "node:path";
 import { ToolError } from "../../util/errors.ts";
-import { MAX_LINE_BYTES, MAX_OUTPUT_BYTES, type ContentItem, type GrepRaw, type GrepRequest } from "./grep-request.ts";
+import { FILE_TYPES, MAX_LINE_BYTES, MAX_OUTPUT_BYTES, type ContentItem, type GrepRaw, type GrepRequest } from "./grep-request.ts";
 import { VCS_DIRS } from "./ignore-walk.ts";
 
 export function ripgrepArgs(request: GrepRequest): string[] {
@@ -27,7 +27,12 @@ export function ripgrepArgs(request: GrepRequest): string[] {
     if (request.mode === "count") args.push("--count");
     else args.push("--line-number", `--before-context=${request.before}`, `--after-context=${request.after}`);
   }
-  if (request.type) args.push(`--type=${request.type}`);
+  if (request.type) {
+    // Our own definition when we have one, so both backends (and every rg version) agree.
+    const globs = FILE_TYPES[request.type];
+    if (globs) args.push(`--type-clear=${request.type}`, ...globs.map((glob) => `--type-add=${request.type}:${glob}`));
+    args.push(`--type=${request.type}`);
+  }
   for (const glob of request.globs) args.push(`--glob=${glob}`);
   // Last, so that no including glob can win over them.
   for (const dir of VCS_DIRS) args.push(`--glob=!${dir}`);

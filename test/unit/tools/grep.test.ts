@@ -55,6 +55,7 @@ beforeAll(() => {
     "sub/ok.txt": "nested\n",
     "sub/inner.log": "nested\n",
     "vendor/lib/a.log": "nested\n",
+    "src/mod.mjs": "esm\n",
   });
   writeFileSync(join(dir, ".git", "info", "exclude"), "secret.txt\n");
   // A nested repository: the outer .gitignore's `*.log` does not reach into it.
@@ -118,6 +119,7 @@ const CASES: GrepCase[] = [
     expected: () => ["Found 1 file", p("src/util.js")].join("\n"),
   },
   { name: "type filter", input: { pattern: "hello", type: "py" }, expected: () => ["Found 1 file", p("lib/data.py")].join("\n") },
+  { name: "type js includes .mjs, whatever the rg version's own table says", input: { pattern: "esm", type: "js" }, expected: () => `Found 1 file\n${p("src/mod.mjs")}` },
   { name: "type filter ts, case-insensitive", input: { pattern: "HELLO", type: "ts", "-i": true }, expected: () => ["Found 1 file", p("src/app.ts")].join("\n") },
   {
     name: "count: per-file counts in path order, plus a total",

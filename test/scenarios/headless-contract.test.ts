@@ -1,0 +1,160 @@
+// The headless contract of spec/cli-headless.md, checked on the compiled binary: turn limits,
+// where the prompt comes from, usage errors (exit 1, stderr only), --version, permission denials
+// in -p, and --disallowedTools narrowing what the model is offered.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  toolNames,
+  toolResults,
+  type FakeServer,
+  type ScriptStep,
+} from "../fake-anthropic/index.ts";
+import { runClew, tempDirectory, type ClewOptions } from "../helpers/clew-process.ts";
+import { parseFrames, requestAt, systemFrames } from "../helpers/scenario.ts";
+import { writeWorkspace } from "./workspaces.ts";
+
+const DONE = "All done.";
+const NO_PROMPT = "Error: Input must be provided either through stdin or as a prompt argument when using --print";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(script: ScriptStep[]): Promise<{ fake: FakeServer; dir: string; options: ClewOptions }> {
+  const dir = writeWorkspace({ "a.txt": "alpha\n" });
+  const fake = (server = await startFakeAnthropic({ script }));
+  return { fake, dir, options: { cwd: dir, baseURL: fake.url, configDir: tempDirectory("clew-config-") } };
+}
+
+describe("turn limit", () => {
+  test("--max-turns 1 with a tool call: exit 1, error_max_turns, num_turns 2", async () => {
+    const { fake, options } = await setup([reply().toolUse("Read", { file_path: "a.txt" }), reply().text("never asked")]);
+    const run = await runClew(["-p", "read a.txt", "--max-turns", "1", "--output-format", "json"], options);
+    expect(fake.violations).toEqual([]);
+    expect(run.code).toBe(1);
+    expect(fake.requests.length).toBe(1);
+    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "error_max_turns",
+      is_error: true,
+      num_turns: 2,
+      errors: ["Reached maximum number of turns (1)"],
+      terminal_reason: "max_turns",
+      permission_denials: [],
+    });
+    expect(result.result).toBeUndefined();
+  });
+});
+
+describe("prompt sources", () => {
+  test("prompt from stdin only", async () => {
+    const { fake, options } = await setup([reply().text(DONE)]);
+    const run = await runClew(["-p"], { ...options, stdin: "what is in a.txt?\n" });
+    expect(fake.violations).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${DONE}\n`);
+    expect(fake.requests.length).toBe(1);
+    expect(lastUserText(requestAt(fake, 0))).toBe("what is in a.txt?");
+  });
+
+  test("stdin and an argument: stdin first, a blank line, then the argument", async () => {
+    const { fake, options } = await setup([reply().text(DONE)]);
+    const run = await runClew(["-p", "explain this log"], { ...options, stdin: "line one\nline two\n" });
+    expect(fake.violations).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(lastUserText(requestAt(fake, 0))).toBe("line one\nline two\n\nexplain this log");
+  });
+});
+
+describe("usage errors: exit 1, message on stderr, nothing on stdout, no request", () => {
+  const cases: Array<{ name: string; args: string[]; stderr: string | RegExp }> = [
+    { name: "no prompt at all", args: ["-p"], stderr: NO_PROMPT },
+    {
+      name: "stream-json without --verbose",
+      args: ["-p", "hi", "--output-format", "stream-json"],
+      stderr: "Error: When using --print, --output-format=stream-json requires --verbose",
+    },
+    { name: "an unknown flag", args: ["-p", "hi", "--frobnicate"], stderr: /^error: unknown option '--frobnicate'/ },
+  ];
+  for (const usage of cases) {
+    test(usage.name, async () => {
+      const { fake, options } = await setup([reply().text(DONE)]);
+      const run = await runClew(usage.args, options);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      if (typeof usage.stderr === "string") expect(run.stderr.split("\n")[0]).toBe(usage.stderr);
+      else expect(run.stderr).toMatch(usage.stderr);
+      expect(fake.requests.length).toBe(0);
+    });
+  }
+
+  test("--version prints `<version> (clew)`", async () => {
+    const { options } = await setup([]);
+    const run = await runClew(["--version"], options);
+    expect(run).toEqual({ code: 0, stdout: `${pkg.version} (clew)\n`, stderr: "" });
+  });
+});
+
+describe("permissions in -p default mode", () => {
+  for (const format of ["json", "stream-json"] as const) {
+    test(`a Write is denied, the run continues (${format})`, async () => {
+      const sentinel = "sentinel.txt";
+      const write = reply().text("Creating the file.").toolUse("Write", { file_path: sentinel, content: "should not exist\n" });
+      const { fake, dir, options } = await setup([
+        write,
+        (request) => reply().text(toolResults(request)[0]?.isError ? DONE : "The write went through."),
+      ]);
+      const args = ["-p", "create sentinel.txt", "--output-format", format, ...(format === "stream-json" ? ["--verbose"] : [])];
+      const run = await runClew(args, options);
+
+      expect(fake.violations).toEqual([]);
+      expect(run.code).toBe(0);
+      expect(existsSync(join(dir, sentinel))).toBe(false);
+      const id = write.toolUseIds[0];
+      const sent = toolResults(requestAt(fake, 1));
+      expect(sent).toEqual([expect.objectContaining({ toolUseId: id, isError: true })]);
+      expect(sent[0]?.text).toContain("Permission to use Write was denied");
+
+      const frames = parseFrames(run.stdout);
+      const result = frames.at(-1);
+      expect(result).toMatchObject({ type: "result", subtype: "success", is_error: false, result: DONE, num_turns: 2 });
+      expect(result?.permission_denials).toEqual([
+        { tool_name: "Write", tool_use_id: id, tool_input: { file_path: sentinel, content: "should not exist\n" } },
+      ]);
+      if (format === "stream-json") {
+        expect(systemFrames(frames, "permission_denied")).toEqual([
+          {
+            type: "system",
+            subtype: "permission_denied",
+            tool_name: "Write",
+            tool_use_id: id,
+            message: sent[0]?.text,
+            session_id: result?.session_id,
+            uuid: expect.any(String),
+          },
+        ]);
+      }
+    });
+  }
+});
+
+describe("tool selection", () => {
+  test("--disallowedTools Bash removes Bash from request.tools and from init", async () => {
+    const { fake, options } = await setup([reply().text(DONE)]);
+    const run = await runClew(["-p", "hi", "--output-format", "stream-json", "--verbose", "--disallowedTools", "Bash"], options);
+    expect(fake.violations).toEqual([]);
+    expect(run.code).toBe(0);
+    const offered = toolNames(requestAt(fake, 0));
+    expect(offered).not.toContain("Bash");
+    expect(offered).toEqual(["BashOutput", "KillShell", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite"]);
+    expect(systemFrames(parseFrames(run.stdout), "init")[0]?.tools).toEqual(offered);
+  });
+});
