@@ -26,3 +26,27 @@ export type PermissionDecision =
 export interface Gate {
   check(request: PermissionRequest): Promise<PermissionDecision>;
 }
+
+export type RuleKind = "allow" | "ask" | "deny";
+
+export type RuleScope = "managed" | "cli" | "local" | "project" | "user" | "session";
+
+/** Where a rule came from: for messages, `/permissions`, and resolving `/path` patterns. */
+export interface RuleSource {
+  scope: RuleScope;
+  /** The settings file, or undefined for flags and session grants. */
+  file?: string;
+  /**
+   * What a rule's single leading `/` is relative to: the project root for project settings, the
+   * start directory for local settings and flags, the user config dir for user settings, the
+   * file's own directory for `--settings <file>`.
+   */
+  root: string;
+}
+
+/** A rule string exactly as written, with its kind and origin (parsed by permissions/rules.ts). */
+export interface RuleInput {
+  text: string;
+  kind: RuleKind;
+  source: RuleSource;
+}
