@@ -1,6 +1,7 @@
-// Every test runs with a private config dir and without real credentials, so no test can touch
-// the developer's ~/.clew or reach the real API by accident.
-import { mkdtempSync } from "node:fs";
+// Every test runs with a private config dir and temp dir and without real credentials, so no
+// test can touch the developer's ~/.clew, reach the real API by accident, or litter /tmp.
+import { afterAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -9,5 +10,8 @@ for (const key of Object.keys(process.env)) {
     delete process.env[key];
   }
 }
-process.env.CLEW_CONFIG_DIR = mkdtempSync(join(tmpdir(), "clew-test-config-"));
+const root = mkdtempSync(join(tmpdir(), "clew-tests-"));
+process.env.TMPDIR = root;
+process.env.CLEW_CONFIG_DIR = mkdtempSync(join(root, "config-"));
 process.env.NO_COLOR = "1";
+afterAll(() => rmSync(root, { recursive: true, force: true }));
