@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { buildSystem } from "../context/system-prompt.ts";
-import { withMessageBreakpoint } from "../context/cache-points.ts";
+import { withMessageBreakpoints } from "../context/cache-points.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import { createStreamFn, preloadSdk } from "../model/client.ts";
@@ -20,6 +20,7 @@ import { FileTracker } from "../tools/shared/file-tracker.ts";
 import { ShellJobRegistry } from "../tools/shared/shell-jobs.ts";
 import { defaultToolLimits, type ToolLimits, type ToolSession } from "../tools/types.ts";
 import { FatalError } from "../util/errors.ts";
+import { ContextManager } from "./context-manager.ts";
 import { createRecorder } from "./recorder.ts";
 import { loadResumed, type ResumeRequest } from "./resume.ts";
 import { Session, type SessionInfo } from "./session.ts";
@@ -112,6 +113,18 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       : undefined,
   });
 
+  const path = resumed?.path ?? transcriptPath(stateDir, sessionId);
+  const context = new ContextManager(
+    {
+      windowTokens: env.contextWindow ?? info.contextWindow,
+      compactPercent: 80,
+      autoCompact: true,
+      files: toolSession.files,
+      transcriptPath: () => (options.persist ? path : undefined),
+      now,
+    },
+    () => loopDeps,
+  );
   const loopDeps: LoopDeps = {
     stream: createStreamFn({
       apiKey: env.apiKey,
@@ -136,12 +149,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       tools: selected.tools.map(toApiTool),
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
     },
-    prepare: withMessageBreakpoint,
+    prepare: withMessageBreakpoints,
+    beforeRequest: context.beforeRequest,
     limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3 },
     now: () => performance.now(),
   };
 
-  const path = resumed?.path ?? transcriptPath(stateDir, sessionId);
   const identity = { sessionId, cwd: env.cwd, version: options.version, gitBranch: "" };
   let writer: TranscriptWriter | undefined;
   if (options.persist) {
@@ -149,6 +162,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   const recorder = writer ? createRecorder(writer, now) : undefined;
   const messages: MessageParam[] = resumed?.messages ?? [];
+  context.restoreFrom(messages);
   if (resumed && recorder && resumed.repairs) recorder(resumed.repairs);
 
   const sessionInfo: SessionInfo = {
@@ -161,5 +175,5 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
     version: options.version,
   };
-  return new Session(sessionInfo, loopDeps, toolSession, messages, recorder, writer);
+  return new Session(sessionInfo, loopDeps, toolSession, context, messages, recorder, writer);
 }

@@ -4,7 +4,7 @@
  * message id) and each tool result is its own user record carrying `toolUseResult`.
  */
 import type { AgentEvent, Emit } from "../loop/events.ts";
-import type { ContentBlockParam } from "../model/types.ts";
+import type { ContentBlockParam, MessageParam } from "../model/types.ts";
 import type { TranscriptWriter } from "../store/transcript.ts";
 
 export function createRecorder(writer: TranscriptWriter, now: () => Date): Emit {
@@ -51,6 +51,23 @@ export function createRecorder(writer: TranscriptWriter, now: () => Date): Emit 
         }
         return;
       }
+      case "reminder":
+        writer.appendChained({ type: "user", isMeta: true, message: { role: "user", content: [{ type: "text", text: event.text }] } }, now());
+        return;
+      case "compact_boundary": {
+        writer.appendBoundary(
+          {
+            type: "system",
+            subtype: "compact_boundary",
+            content: "Conversation compacted",
+            level: "info",
+            compactMetadata: { trigger: event.trigger, preTokens: event.preTokens },
+          },
+          now(),
+        );
+        event.messages.forEach((message, index) => recordMessage(writer, message, index === 0, `msg_compact_${index}`, now));
+        return;
+      }
       case "api_retry":
         writer.appendChained(
           {
@@ -72,4 +89,16 @@ export function createRecorder(writer: TranscriptWriter, now: () => Date): Emit 
         return;
     }
   };
+}
+
+/** Re-records a kept message after a compaction boundary, one content block per record. */
+function recordMessage(writer: TranscriptWriter, message: MessageParam, isSummary: boolean, id: string, now: () => Date): void {
+  const blocks: ContentBlockParam[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+  for (const block of blocks) {
+    if (message.role === "assistant") {
+      writer.appendChained({ type: "assistant", message: { id, type: "message", role: "assistant", content: [block] } }, now());
+    } else {
+      writer.appendChained({ type: "user", ...(isSummary ? { isCompactSummary: true } : {}), message: { role: "user", content: [block] } }, now());
+    }
+  }
 }

@@ -10,6 +10,8 @@ import { addUsage, zeroUsage, type ContentBlockParam, type MessageParam, type To
 import type { PermissionMode } from "../permissions/types.ts";
 import type { TranscriptWriter } from "../store/transcript.ts";
 import type { ToolSession } from "../tools/types.ts";
+import { estimateTokens } from "../context/compact.ts";
+import type { ContextManager } from "./context-manager.ts";
 
 export interface SessionInfo {
   sessionId: string;
@@ -30,6 +32,7 @@ export class Session {
     readonly info: SessionInfo,
     private readonly loopDeps: LoopDeps,
     private readonly toolSession: ToolSession,
+    private readonly context: ContextManager,
     messages: MessageParam[],
     private readonly recorder: Emit | undefined,
     private readonly writer: TranscriptWriter | undefined,
@@ -63,6 +66,16 @@ export class Session {
     const outcome = await runLoop(this.state, this.loopDeps, both, signal);
     this.totals = addUsage(this.totals, outcome.usage);
     return outcome;
+  }
+
+  /** `/compact [instructions]`: summarise history now. */
+  async compact(instructions: string | undefined, emit: Emit, signal: AbortSignal): Promise<{ ok: boolean; reason?: string }> {
+    const both = (event: AgentEvent) => {
+      this.recorder?.(event);
+      emit(event);
+    };
+    const result = await this.context.compact(this.state, "manual", instructions, estimateTokens(this.state.messages), both, signal);
+    return result.ok ? { ok: true } : { ok: false, reason: result.reason };
   }
 
   async close(): Promise<void> {

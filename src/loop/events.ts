@@ -73,6 +73,17 @@ export type AgentEvent =
   | { type: "tool_results"; message: MessageParam; data: Record<string, unknown> }
   | { type: "permission_denied"; id: string; name: string; input: unknown; reason: string }
   | { type: "notice"; level: "info" | "warning"; message: string }
+  /** Context for the model appended to the newest user message (date, files changed on disk…). */
+  | { type: "reminder"; text: string }
+  /** History was replaced by a summary plus the most recent messages. */
+  | {
+      type: "compact_boundary";
+      trigger: "auto" | "manual";
+      preTokens: number;
+      /** The complete new history, summary first. */
+      messages: MessageParam[];
+    }
+  | { type: "status"; status: "compacting" | null }
   | { type: "turn_end"; outcome: LoopOutcome };
 
 export type Emit = (event: AgentEvent) => void;

@@ -113,7 +113,9 @@ export class ToolExecutor {
     const limit = withTimeout(signal, this.options.toolTimeoutMs);
     try {
       const output = await tool.run(input, { toolUseId: call.id, signal: limit.signal, session });
-      return { block: this.toResult(call.id, output), display: output.display, data: output.data };
+      const block = this.toResult(call.id, output);
+      if (output.isError || limit.signal.aborted) block.is_error = true;
+      return { block, display: output.display, data: output.data };
     } catch (thrown) {
       if (limit.timedOut()) {
         return { block: errorResult(call.id, `${tool.name} timed out after ${Math.round(this.options.toolTimeoutMs / 1000)}s.`) };

@@ -21,7 +21,8 @@ import {
 } from "../model/types.ts";
 import type { Emit, LoopOutcome, PermissionDenial, TerminalReason } from "./events.ts";
 import type { CallResult, ToolCall } from "./execute.ts";
-import { normalizeMessages } from "./history.ts";
+import { systemNote } from "../util/system-note.ts";
+import { describeUnavailableToolCalls, normalizeMessages } from "./history.ts";
 import { batchCalls, runBatches } from "./schedule.ts";
 
 export interface ToolRunner {
@@ -33,8 +34,13 @@ export interface LoopDeps {
   stream: StreamFn;
   tools: ToolRunner;
   request: { model: string; maxTokens: number; system: TextBlockParam[]; tools: ApiTool[]; thinking?: ThinkingConfig };
-  /** Final shaping of the messages just before sending (cache breakpoints, reminders). */
+  /** Final shaping of the messages just before sending (cache breakpoints). */
   prepare?: (messages: MessageParam[]) => MessageParam[];
+  /**
+   * Runs before every request with the usage of the previous reply: appends reminders to the
+   * newest user message, compacts history when the window fills. Policy lives outside the loop.
+   */
+  beforeRequest?: (state: LoopState, lastUsage: TokenUsage | undefined, emit: Emit, signal: AbortSignal) => Promise<void>;
   limits: { maxTurns?: number; maxOutputRecoveries: number };
   now: () => number;
 }
@@ -43,11 +49,14 @@ export interface LoopState {
   messages: MessageParam[];
 }
 
-const CONTINUE_AFTER_CUTOFF =
-  "Your previous response was cut off because it reached the output token limit. Continue exactly where you stopped, without repeating what you already wrote.";
+const CONTINUE_AFTER_CUTOFF = systemNote(
+  "Your previous response was cut off because it reached the output token limit. Continue exactly where you stopped, without repeating what you already wrote.",
+);
 
 function cutOffToolNote(names: string[]): string {
-  return `Your call to ${names.join(", ")} was cut off by the output token limit before its input was complete, so it was not run. Retry with less output per call (for example, write a large file in several smaller steps).`;
+  return systemNote(
+    `Your call to ${names.join(", ")} was cut off by the output token limit before its input was complete, so it was not run. Retry with less output per call (for example, write a large file in several smaller steps).`,
+  );
 }
 
 function textOf(message: AssistantMessage): string {
@@ -57,7 +66,8 @@ function textOf(message: AssistantMessage): string {
 type StreamResult = { message: AssistantMessage } | { failure: ApiFailure };
 
 async function streamReply(deps: LoopDeps, messages: MessageParam[], emit: Emit, signal: AbortSignal): Promise<StreamResult> {
-  const normalized = normalizeMessages(messages);
+  const available = new Set(deps.request.tools.map((tool) => tool.name));
+  const normalized = describeUnavailableToolCalls(normalizeMessages(messages), available);
   const request: ModelRequest = { ...deps.request, messages: deps.prepare ? deps.prepare(normalized) : normalized };
   try {
     for await (const event of deps.stream(request, signal)) {
@@ -93,6 +103,7 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
   let recoveries = 0;
   let stopReason: StopReason | null = null;
   let finalText = "";
+  let lastUsage: TokenUsage | undefined;
   const denials: PermissionDenial[] = [];
 
   const finish = (reason: TerminalReason, error?: LoopOutcome["error"]): LoopOutcome => {
@@ -107,6 +118,7 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
       return finish("max_turns");
     }
     numTurns += 1;
+    await deps.beforeRequest?.(state, lastUsage, emit, signal);
     emit({ type: "request_start", turn: numTurns });
     const started = deps.now();
     const reply = await streamReply(deps, state.messages, emit, signal);
@@ -119,6 +131,7 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
     }
     const { message } = reply;
     usage = addUsage(usage, message.usage);
+    lastUsage = message.usage;
     stopReason = message.stopReason;
     emit({ type: "assistant_message", message });
 

@@ -11,6 +11,11 @@ export interface Environment {
   configDir: string;
   homeDir: string;
   cwd: string;
+  /**
+   * Managed (organisation) settings directories, in the order they are tried: the first one that
+   * holds a managed settings file is used alone (see settings/sources.ts).
+   */
+  managedSettingsDirs: string[];
   apiKey: string | undefined;
   authToken: string | undefined;
   baseURL: string | undefined;
@@ -71,6 +76,7 @@ export function readEnvironment(
     configDir: nonEmpty(env.CLEW_CONFIG_DIR) ?? join(homeDir, ".clew"),
     homeDir,
     cwd,
+    managedSettingsDirs: managedSettingsDirs(env),
     apiKey: nonEmpty(env.ANTHROPIC_API_KEY),
     authToken: nonEmpty(env.ANTHROPIC_AUTH_TOKEN),
     baseURL: nonEmpty(env.ANTHROPIC_BASE_URL),
@@ -90,6 +96,22 @@ export function readEnvironment(
     noColor: nonEmpty(env.NO_COLOR) !== undefined,
     childEnv,
   };
+}
+
+/**
+ * clew's own managed directory first, then Claude Code's, so an organisation that already deploys
+ * Claude Code policy gets it enforced in clew too. `CLEW_MANAGED_SETTINGS_DIR` replaces both
+ * (tests point it at a fixture; an empty string is treated as unset).
+ */
+export function managedSettingsDirs(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
+  const override = nonEmpty(env.CLEW_MANAGED_SETTINGS_DIR);
+  if (override) return [override];
+  if (platform === "darwin") return ["/Library/Application Support/Clew", "/Library/Application Support/ClaudeCode"];
+  if (platform === "win32") return ["C:\\Program Files\\Clew", "C:\\Program Files\\ClaudeCode"];
+  return ["/etc/clew", "/etc/claude-code"];
 }
 
 /** `~/.clew/projects/<encoded start dir>`: every non-alphanumeric character becomes `-`. */

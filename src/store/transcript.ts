@@ -81,6 +81,16 @@ export class TranscriptWriter {
     return uuid;
   }
 
+  /**
+   * Starts a new chain at a compaction boundary: the boundary has no parent (the model's context
+   * starts here) and points to the last record before it through `logicalParentUuid`.
+   */
+  appendBoundary(record: { type: string } & Record<string, unknown>, now: Date): string {
+    const logicalParentUuid = this.lastUuid;
+    this.lastUuid = null;
+    return this.appendChained({ ...record, logicalParentUuid }, now);
+  }
+
   /** Writes a record outside the conversation chain (cost state, notices). */
   appendMeta(record: { type: string } & Record<string, unknown>): void {
     this.writeLine({ ...record, sessionId: this.identity.sessionId });

@@ -71,6 +71,8 @@ export const bashTool = defineTool({
       content: [...notes, formatContent(result, timeoutMs)].join("\n"),
       display: { summary: summarize(result) },
       data,
+      // The output so far is still worth showing, but a command that never finished failed.
+      isError: result.timedOut || result.interrupted,
     };
   },
 });

@@ -21,6 +21,8 @@ export interface ToolOutput {
   display?: ToolDisplay;
   /** Structured result for transcripts and stream-json (`toolUseResult`), e.g. Bash stdout/stderr. */
   data?: unknown;
+  /** The call failed but its output is still useful (a command that timed out or was interrupted). */
+  isError?: boolean;
 }
 
 export interface ToolDisplay {

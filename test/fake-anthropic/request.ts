@@ -60,9 +60,16 @@ export function toolResults(request: RecordedRequest): SentToolResult[] {
   );
 }
 
-/** The text of the last user message (tool_result blocks left out). */
+const isReminder = (block: JsonObject): boolean => typeof block.text === "string" && block.text.startsWith("<system-reminder>");
+
+/** The text of the last user message (tool_result blocks and client reminders left out). */
 export function lastUserText(request: RecordedRequest): string {
-  return textOf(lastUserContent(request).filter((block) => block.type === "text"));
+  return textOf(lastUserContent(request).filter((block) => block.type === "text" && !isReminder(block)));
+}
+
+/** The client's <system-reminder> texts in the last user message. */
+export function lastUserReminders(request: RecordedRequest): string[] {
+  return lastUserContent(request).flatMap((block) => (block.type === "text" && isReminder(block) ? [String(block.text)] : []));
 }
 
 /** The names in request.tools, in order. */

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 for (const key of Object.keys(process.env)) {
+  if (key === "CLEW_BIN") continue;
   if (key.startsWith("ANTHROPIC_") || key.startsWith("CLEW_") || key.startsWith("CLAUDE_")) {
     delete process.env[key];
   }

@@ -29,3 +29,18 @@ export function withoutCacheControl(value: unknown): unknown {
   }
   return value;
 }
+
+/** Drops the text blocks clew adds for the model (<system-reminder>…), leaving what was said. */
+export function withoutReminders<T>(value: T): T {
+  if (Array.isArray(value)) {
+    return value
+      .filter((item) => !(item && typeof item === "object" && (item as { type?: unknown }).type === "text" && String((item as { text?: unknown }).text).startsWith("<system-reminder>")))
+      .map((item) => withoutReminders(item)) as T;
+  }
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) out[key] = withoutReminders(inner);
+    return out as T;
+  }
+  return value;
+}

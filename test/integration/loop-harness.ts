@@ -2,7 +2,7 @@
 // the test. Only the model is fake; the wire, the SDK and the loop are the real ones.
 import { z } from "zod";
 import { toApiTool } from "../../src/app/tool-set.ts";
-import { withMessageBreakpoint } from "../../src/context/cache-points.ts";
+import { withMessageBreakpoints } from "../../src/context/cache-points.ts";
 import type { AgentEvent, LoopOutcome } from "../../src/loop/events.ts";
 import { ToolExecutor } from "../../src/loop/execute.ts";
 import { runLoop, type LoopDeps, type LoopState } from "../../src/loop/loop.ts";
@@ -49,7 +49,7 @@ export async function runScriptedLoop(
         execute: (call, signal, emit) => executor.execute(call, signal, emit),
       },
       request: { model: "claude-test", maxTokens: 4096, system: [{ type: "text", text: "You are a test." }], tools: tools.map(toApiTool) },
-      prepare: withMessageBreakpoint,
+      prepare: withMessageBreakpoints,
       limits: { maxTurns: options.maxTurns, maxOutputRecoveries: 3 },
       now: () => performance.now(),
     };

@@ -19,7 +19,7 @@ import {
   type ScriptStep,
 } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
-import { transcriptLines, transcriptMessages } from "../helpers/transcript.ts";
+import { transcriptLines, transcriptMessages, withoutReminders } from "../helpers/transcript.ts";
 import {
   eventsIntoFirstToolInput,
   expectNoDuplicateTurns,
@@ -187,7 +187,7 @@ describe("faults: when retrying stops", () => {
     expect(run.stdout.trim().split("\n").length).toBe(1);
     // Nothing the model never said is stored: the prompt is the whole conversation.
     const path = onlyTranscript(configDir);
-    expect(transcriptMessages(path)).toEqual([{ role: "user", content: [{ type: "text", text: "say hi" }] }]);
+    expect(withoutReminders(transcriptMessages(path))).toEqual([{ role: "user", content: [{ type: "text", text: "say hi" }] }]);
   });
 
   test("a 401 is not retried: exactly one request, exit 1", async () => {

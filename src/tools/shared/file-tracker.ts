@@ -12,6 +12,8 @@ export class FileTracker {
 
   /** Record the on-disk state the model now knows (after a Read, or after clew wrote the file). */
   remember(absPath: string, snapshot: FileSnapshot): void {
+    // Re-inserting keeps the map in order of last use, for "recently worked on" lists.
+    this.seen.delete(absPath);
     this.seen.set(absPath, { mtimeMs: snapshot.mtimeMs, size: snapshot.size });
   }
 
@@ -19,7 +21,12 @@ export class FileTracker {
     return this.seen.get(absPath);
   }
 
+  /** Known files, least recently read or written first. */
   paths(): string[] {
     return [...this.seen.keys()];
+  }
+
+  entries(): [string, FileSnapshot][] {
+    return [...this.seen.entries()];
   }
 }

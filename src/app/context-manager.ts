@@ -1,0 +1,167 @@
+/**
+ * Keeps the model's context fresh and within the window, between loop iterations: appends
+ * reminders (date, files changed on disk) to the newest user message, and compacts history when
+ * the last request's real token usage says the window is filling up.
+ */
+import { statSync } from "node:fs";
+import { compactedHistory, estimateTokens, recentTail, summaryRequest, userPrompts } from "../context/compact.ts";
+import { changedFilesLine, dateLine, localDate } from "../context/reminders.ts";
+import type { Emit } from "../loop/events.ts";
+import type { LoopDeps, LoopState } from "../loop/loop.ts";
+import { normalizeMessages } from "../loop/history.ts";
+import type { ContentBlockParam, MessageParam, TokenUsage } from "../model/types.ts";
+import type { FileTracker } from "../tools/shared/file-tracker.ts";
+import { systemNote } from "../util/system-note.ts";
+
+export interface ContextOptions {
+  /** Tokens the model's context holds (CLEW_CONTEXT_WINDOW or the model's own). */
+  windowTokens: number;
+  /** Compact when a request would use more than this share of the window (0–100). */
+  compactPercent: number;
+  autoCompact: boolean;
+  files: FileTracker;
+  transcriptPath: () => string | undefined;
+  now: () => Date;
+}
+
+const KEEP_MESSAGES = 6;
+
+export class ContextManager {
+  private lastDate: string | undefined;
+  private readonly notified = new Map<string, number>();
+  private readonly queued: string[] = [];
+  /** Messages that existed when the last request was sent, to estimate what was added since. */
+  private sentCount = 0;
+  /** The usage figures that were current when history was last compacted (stale afterwards). */
+  private usageAtCompaction: TokenUsage | undefined;
+  private compactedLastTime = false;
+
+  constructor(
+    private readonly options: ContextOptions,
+    private readonly model: () => Pick<LoopDeps, "stream" | "request" | "prepare">,
+  ) {}
+
+  /** A resumed conversation already told the model today's date: don't repeat it the same day. */
+  restoreFrom(messages: readonly MessageParam[]): void {
+    for (const message of messages) {
+      if (message.role !== "user" || typeof message.content === "string") continue;
+      for (const block of message.content) {
+        const date = block.type === "text" ? /Today's date is (\d{4}-\d{2}-\d{2})\./.exec(block.text)?.[1] : undefined;
+        if (date) this.lastDate = date;
+      }
+    }
+  }
+
+  /** Adds a line to the next reminder (mode changes, nested instruction files, …). */
+  queue(text: string): void {
+    this.queued.push(text);
+  }
+
+  get thresholdTokens(): number {
+    return Math.floor((this.options.windowTokens * this.options.compactPercent) / 100);
+  }
+
+  readonly beforeRequest = async (state: LoopState, lastUsage: TokenUsage | undefined, emit: Emit, signal: AbortSignal): Promise<void> => {
+    if (this.options.autoCompact) {
+      const fresh = lastUsage !== undefined && lastUsage !== this.usageAtCompaction;
+      const used = fresh
+        ? lastUsage.inputTokens + lastUsage.cacheReadInputTokens + lastUsage.cacheCreationInputTokens + lastUsage.outputTokens +
+          estimateTokens(state.messages.slice(this.sentCount))
+        : estimateTokens(state.messages);
+      if (used >= this.thresholdTokens && this.compactedLastTime) {
+        // Compacting again right away would loop forever: what is left does not fit.
+        emit({ type: "notice", level: "warning", message: "Context is still nearly full right after compaction; continuing without compacting again." });
+        this.compactedLastTime = false;
+      } else if (used >= this.thresholdTokens) {
+        const result = await this.compact(state, "auto", undefined, used, emit, signal);
+        this.compactedLastTime = result.ok;
+        this.usageAtCompaction = lastUsage;
+      } else {
+        this.compactedLastTime = false;
+      }
+    }
+    this.appendReminders(state, emit);
+    this.sentCount = state.messages.length;
+  };
+
+  private appendReminders(state: LoopState, emit: Emit): void {
+    const lines: string[] = [];
+    const today = localDate(this.options.now());
+    if (today !== this.lastDate) {
+      lines.push(dateLine(today));
+      this.lastDate = today;
+    }
+    const changed = this.changedFiles();
+    if (changed.length > 0) lines.push(changedFilesLine(changed));
+    lines.push(...this.queued.splice(0));
+    const last = state.messages[state.messages.length - 1];
+    if (lines.length === 0 || !last || last.role !== "user") return;
+    const text = systemNote(lines);
+    const content: ContentBlockParam[] = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
+    state.messages[state.messages.length - 1] = { role: "user", content: [...content, { type: "text", text }] };
+    emit({ type: "reminder", text });
+  }
+
+  private changedFiles(): string[] {
+    const changed: string[] = [];
+    for (const [path, known] of this.options.files.entries()) {
+      let mtimeMs: number;
+      let size: number;
+      try {
+        ({ mtimeMs, size } = statSync(path));
+      } catch {
+        continue;
+      }
+      if (mtimeMs === known.mtimeMs && size === known.size) continue;
+      if (this.notified.get(path) === mtimeMs) continue;
+      this.notified.set(path, mtimeMs);
+      changed.push(path);
+    }
+    return changed;
+  }
+
+  /** Summarises older history and keeps the most recent messages verbatim. */
+  async compact(
+    state: LoopState,
+    trigger: "auto" | "manual",
+    instructions: string | undefined,
+    preTokens: number,
+    emit: Emit,
+    signal: AbortSignal,
+  ): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const history = normalizeMessages(state.messages);
+    if (history.length < 3) return { ok: false, reason: "Not enough messages to compact." };
+    emit({ type: "status", status: "compacting" });
+    const { stream, request, prepare } = this.model();
+    const messages = summaryRequest(history, instructions);
+    let summary = "";
+    try {
+      for await (const event of stream({ ...request, messages: prepare ? prepare(normalizeMessages(messages)) : messages }, signal)) {
+        if (event.type === "retry") emit({ ...event, type: "api_retry" });
+        if (event.type === "message") {
+          summary = event.message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+        }
+      }
+    } catch (error) {
+      emit({ type: "status", status: null });
+      const reason = `Compaction failed: ${error instanceof Error ? error.message : String(error)}`;
+      emit({ type: "notice", level: "warning", message: reason });
+      return { ok: false, reason };
+    }
+    const tailBudget = Math.floor(this.options.windowTokens * 0.2 * 4);
+    const next: MessageParam[] = compactedHistory({
+      summary: summary || "(The model returned an empty summary.)",
+      prompts: userPrompts(history),
+      workingSet: this.options.files.paths().slice(-10).reverse(),
+      transcriptPath: this.options.transcriptPath(),
+      tail: recentTail(history, KEEP_MESSAGES, tailBudget),
+    });
+    state.messages.splice(0, state.messages.length, ...next);
+    this.sentCount = 0;
+    // The date lived in a message that is gone now; say it again.
+    this.lastDate = undefined;
+    emit({ type: "compact_boundary", trigger, preTokens, messages: next });
+    emit({ type: "status", status: null });
+    return { ok: true };
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Strict JSON with positions. `jsonc-parser` (Microsoft's, the parser behind VS Code's settings
+ * editor) is used because it reports offsets for every error and every node, which JSON.parse
+ * doesn't; it runs in strict mode (comments and trailing commas are errors, as Claude Code
+ * requires). The same library's error-tolerant mode recovers deny/ask rules from a broken file.
+ */
+import { getLocation, type Node, ParseErrorCode, type ParseError, parseTree } from "jsonc-parser";
+import { formatKeyPath, type PathSegment } from "./key-path.ts";
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface JsonSyntaxError extends Position {
+  keyPath: string | undefined;
+  message: string;
+}
+
+export interface ParsedJson {
+  value: unknown;
+  /** Position of the value at `path`, or of the nearest existing ancestor. */
+  locate(path: readonly PathSegment[]): Position | undefined;
+}
+
+export type ParseOutcome = { ok: true; json: ParsedJson } | { ok: false; error: JsonSyntaxError };
+
+const ERROR_TEXT: Partial<Record<ParseErrorCode, string>> = {
+  [ParseErrorCode.InvalidSymbol]: "unexpected character",
+  [ParseErrorCode.InvalidNumberFormat]: "invalid number",
+  [ParseErrorCode.PropertyNameExpected]: "expected a property name in double quotes",
+  [ParseErrorCode.ValueExpected]: "expected a value",
+  [ParseErrorCode.ColonExpected]: "expected ':'",
+  [ParseErrorCode.CommaExpected]: "expected ','",
+  [ParseErrorCode.CloseBraceExpected]: "expected '}'",
+  [ParseErrorCode.CloseBracketExpected]: "expected ']'",
+  [ParseErrorCode.EndOfFileExpected]: "unexpected content after the end of the JSON value",
+  [ParseErrorCode.InvalidCommentToken]: "comments are not allowed (settings files are strict JSON)",
+  [ParseErrorCode.UnexpectedEndOfComment]: "comments are not allowed (settings files are strict JSON)",
+  [ParseErrorCode.UnexpectedEndOfString]: "unterminated string",
+  [ParseErrorCode.UnexpectedEndOfNumber]: "unterminated number",
+  [ParseErrorCode.InvalidUnicode]: "invalid unicode escape",
+  [ParseErrorCode.InvalidEscapeCharacter]: "invalid escape sequence",
+  [ParseErrorCode.InvalidCharacter]: "invalid character in string (control characters must be escaped)",
+};
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function positionOf(starts: readonly number[], offset: number): Position {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((starts[mid] as number) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return { line: low + 1, column: offset - (starts[low] as number) + 1 };
+}
+
+/** Editors on Windows may save a byte-order mark; it is not content. */
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function describe(text: string, error: ParseError): string {
+  const base = ERROR_TEXT[error.error] ?? "invalid JSON";
+  const before = text.slice(0, error.offset).trimEnd();
+  const closing = text[error.offset] === "}" || text[error.offset] === "]";
+  if (closing && before.endsWith(",")) return "trailing commas are not allowed (settings files are strict JSON)";
+  return base;
+}
+
+/** Finds the node for a path; also returns how much of the path it matched. */
+function nodeAt(root: Node, path: readonly PathSegment[]): Node {
+  let node = root;
+  for (const segment of path) {
+    let next: Node | undefined;
+    if (typeof segment === "number" && node.type === "array") next = node.children?.[segment];
+    else if (typeof segment === "string" && node.type === "object") {
+      // Duplicate keys: JSON.parse keeps the last one, so point at the last one too.
+      const property = node.children?.filter((child) => child.children?.[0]?.value === segment).pop();
+      next = property?.children?.[1];
+    }
+    if (!next) return node;
+    node = next;
+  }
+  return node;
+}
+
+/** Strict parse. An empty (whitespace-only) file counts as `{}`: an empty file says nothing. */
+export function parseStrictJson(raw: string): ParseOutcome {
+  const text = stripBom(raw);
+  const starts = lineStarts(text);
+  if (text.trim() === "") return { ok: true, json: { value: {}, locate: () => undefined } };
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first || !tree) {
+    const offset = first?.offset ?? 0;
+    const location = getLocation(text, offset);
+    // At a property name the location ends with the (unknown) key being read; drop it.
+    const path = location.isAtPropertyKey ? location.path.slice(0, -1) : location.path;
+    const keyPath = formatKeyPath(path.filter((segment) => segment !== ""));
+    const message = first ? describe(text, first) : "invalid JSON";
+    return { ok: false, error: { ...positionOf(starts, offset), keyPath: keyPath === "" ? undefined : keyPath, message } };
+  }
+  let value: unknown;
+  try {
+    // jsonc-parser has accepted it; JSON.parse is the final word on what strict JSON means.
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: { line: 1, column: 1, keyPath: undefined, message: `invalid JSON: ${message}` } };
+  }
+  return { ok: true, json: { value, locate: (path) => positionOf(starts, nodeAt(tree, path).offset) } };
+}
+
+export interface RecoveredRules {
+  deny: string[];
+  ask: string[];
+}
+
+/**
+ * Best effort for a file that failed to parse: an error-tolerant parse, then every string under
+ * a top-level `permissions.deny` / `permissions.ask` array. Allow rules are never recovered.
+ */
+export function recoverRestrictiveRules(raw: string): RecoveredRules {
+  const recovered: RecoveredRules = { deny: [], ask: [] };
+  const tree = parseTree(stripBom(raw), [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  if (tree?.type !== "object") return recovered;
+  for (const property of tree.children ?? []) {
+    const [key, section] = property.children ?? [];
+    if (key?.value !== "permissions" || section?.type !== "object") continue;
+    for (const entry of section.children ?? []) {
+      const [name, list] = entry.children ?? [];
+      if ((name?.value !== "deny" && name?.value !== "ask") || list?.type !== "array") continue;
+      const target = name.value === "deny" ? recovered.deny : recovered.ask;
+      for (const item of list.children ?? []) {
+        if (item.type === "string" && typeof item.value === "string" && !target.includes(item.value)) target.push(item.value);
+      }
+    }
+  }
+  return recovered;
+}

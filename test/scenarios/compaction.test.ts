@@ -1,0 +1,80 @@
+// A task that overflows a small context window: compaction fires, the loop continues, the
+// user's constraint survives it, and --resume rebuilds the compacted conversation exactly.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { lastUserText, messagesOf, reply, startFakeAnthropic, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
+import { runClew, tempDirectory, transcripts } from "../helpers/clew-process.ts";
+import { transcriptLines, transcriptMessages, withoutCacheControl } from "../helpers/transcript.ts";
+import { writeWorkspace } from "./workspaces.ts";
+
+const CONSTRAINT = "never edit files under legacy/";
+const SUMMARY = "Summary: the user wants notes.txt updated; big.txt was read.";
+
+function requestText(request: RecordedRequest): string {
+  return JSON.stringify(request.body.messages);
+}
+
+let servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+describe("scenario: compaction", () => {
+  test("overflowing a small window compacts, keeps the constraint, and resumes from the summary", async () => {
+    const big = Array.from({ length: 600 }, (_, i) => `line ${i}: ${"x".repeat(40)}`).join("\n");
+    const dir = writeWorkspace({ "big.txt": big, "notes.txt": "old\n", "legacy/keep.txt": "keep\n" });
+    const configDir = tempDirectory("clew-config-");
+    const server = await startFakeAnthropic({
+      script: [
+        reply().toolUse("Read", { file_path: join(dir, "big.txt") }),
+        (request) =>
+          /write a summary of the conversation/.test(lastUserText(request)) ? reply().text(SUMMARY) : reply().text("no compaction request"),
+        (request) =>
+          requestText(request).includes(CONSTRAINT)
+            ? reply().toolUse("Read", { file_path: join(dir, "notes.txt") })
+            : reply().text("constraint lost"),
+        reply().toolUse("Edit", { file_path: join(dir, "notes.txt"), old_string: "old", new_string: "new" }),
+        reply().text("Updated notes.txt and left legacy/ alone."),
+      ],
+    });
+    servers.push(server);
+    const run = await runClew(
+      ["-p", `Update notes.txt, and ${CONSTRAINT}.`, "--output-format", "json", "--permission-mode", "acceptEdits"],
+      { cwd: dir, baseURL: server.url, configDir, env: { CLEW_CONTEXT_WINDOW: "12000" } },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(server.violations).toEqual([]);
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: "success", result: "Updated notes.txt and left legacy/ alone." });
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("new\n");
+    // After the summary request, history starts with the summary and still carries the constraint.
+    const afterCompaction = server.requests[2] as RecordedRequest;
+    const first = messagesOf(afterCompaction)[0];
+    expect(first?.role).toBe("user");
+    expect(String(first?.content[0]?.text)).toContain(SUMMARY);
+    expect(String(first?.content[0]?.text)).toContain(CONSTRAINT);
+    // The big read survives only as a shortened head and tail.
+    expect(requestText(afterCompaction).length).toBeLessThan(requestText(server.requests[1] as RecordedRequest).length / 2);
+    expect(requestText(afterCompaction)).toContain("characters truncated");
+
+    const [path] = transcripts(configDir);
+    const lines = transcriptLines(path as string) as Array<Record<string, unknown>>;
+    expect(lines.some((line) => line.type === "system" && line.subtype === "compact_boundary")).toBe(true);
+    const stored = transcriptMessages(path as string);
+    const lastRequest = server.requests[4]?.body.messages;
+    expect(stored.slice(0, -1)).toEqual(withoutCacheControl(lastRequest) as typeof stored);
+
+    // Resuming rebuilds the compacted history, not the overflowing one.
+    const session = (JSON.parse(run.stdout) as { session_id: string }).session_id;
+    const resumed = await startFakeAnthropic({ script: [reply().text("resumed")] });
+    servers.push(resumed);
+    const again = await runClew(["-p", "-r", session, "what next?", "--output-format", "json"], { cwd: dir, baseURL: resumed.url, configDir });
+    expect(again.code).toBe(0);
+    expect(resumed.violations).toEqual([]);
+    const resentMessages = withoutCacheControl(resumed.requests[0]?.body.messages) as unknown[];
+    expect(resentMessages.slice(0, stored.length)).toEqual(stored.map((message, index) => (index === stored.length - 1 ? resentMessages[index] : message)) as unknown[]);
+    expect(JSON.stringify(resentMessages)).toContain(SUMMARY);
+  });
+});
