@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { lastUserText, messagesOf, reply, toolResults } from "../fake-anthropic/index.ts";
+import { lastUserReminders, messagesOf, reply, toolResults } from "../fake-anthropic/index.ts";
 import { probeTool, runScriptedLoop } from "./loop-harness.ts";
 
 describe("loop: stop reasons", () => {
@@ -7,7 +7,7 @@ describe("loop: stop reasons", () => {
     const run = await runScriptedLoop(
       [
         reply().text("The first half").stop("max_tokens"),
-        (request) => reply().text(/cut off/.test(lastUserText(request)) ? " and the second half." : "no nudge seen"),
+        (request) => reply().text(/cut off/.test(lastUserReminders(request).join()) ? " and the second half." : "no nudge seen"),
       ],
       [],
     );
@@ -22,7 +22,7 @@ describe("loop: stop reasons", () => {
     const run = await runScriptedLoop(
       [
         reply().text("Writing the file.").toolUseCutOff("Probe", '{"tag":"very long inp').stop("max_tokens"),
-        (request) => reply().text(/Probe was cut off/.test(lastUserText(request)) ? "retrying smaller" : "no note"),
+        (request) => reply().text(/Probe was cut off/.test(lastUserReminders(request).join()) ? "retrying smaller" : "no note"),
       ],
       [probeTool("Probe", "write", undefined, calls)],
     );
