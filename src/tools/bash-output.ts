@@ -5,13 +5,11 @@ import { defineTool, type ToolOutput } from "./types.ts";
 import description from "./bash-output.md" with { type: "text" };
 
 const input = z.object({
-  bash_id: z.string().describe("The ID of the background shell to retrieve output from"),
+  bash_id: z.string().describe("Id of the background shell"),
   filter: z
     .string()
     .optional()
-    .describe(
-      "Optional regular expression to filter the output lines. Only lines matching this regex will be included in the result. Any lines that do not match will no longer be available to read.",
-    ),
+    .describe("Regex: return only matching lines"),
 });
 
 export interface BashOutputData {

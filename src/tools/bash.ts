@@ -6,18 +6,16 @@ import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
 
 const input = z.object({
-  command: z.string().describe("The command to execute"),
-  timeout: z.number().positive().optional().describe("Optional timeout in milliseconds (max 600000)"),
+  command: z.string().describe("The command to run"),
+  timeout: z.number().positive().optional().describe("Timeout in ms (max 600000)"),
   description: z
     .string()
     .optional()
-    .describe(
-      "Clear, concise description of what this command does in 5-10 words, in active voice. Examples: 'Lists files in current directory', 'Installs package dependencies'",
-    ),
+    .describe("What the command does, in 5-10 words"),
   run_in_background: z
     .boolean()
     .optional()
-    .describe("Set to true to run this command in the background. Use BashOutput to read the output later."),
+    .describe("Run in the background; read output with BashOutput"),
 });
 
 type BashInput = z.infer<typeof input>;

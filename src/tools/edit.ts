@@ -10,11 +10,11 @@ import { defineTool, type ToolOutput } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
 const input = z.object({
-  file_path: z.string().describe("The absolute path to the file to modify"),
-  old_string: z.string().describe("The text to replace"),
-  new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
+  file_path: z.string().describe("Absolute path of the file"),
+  old_string: z.string().describe("Exact text to replace"),
+  new_string: z.string().describe("Replacement text"),
   // Optional rather than .default(false): a default makes the field "required" in the derived JSON Schema.
-  replace_all: z.boolean().optional().describe("Replace all occurrences of old_string (default false)"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
 });
 
 type EditInput = z.infer<typeof input>;

@@ -12,13 +12,11 @@ export const GLOB_MAX_RESULTS = 100;
 const TRUNCATED_NOTE = "(Results are truncated. Consider using a more specific path or pattern.)";
 
 const input = z.object({
-  pattern: z.string().describe("The glob pattern to match files against"),
+  pattern: z.string().describe("Glob pattern"),
   path: z
     .string()
     .optional()
-    .describe(
-      'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.',
-    ),
+    .describe("Directory to search (omit for the working directory)"),
 });
 
 export interface GlobData {

@@ -16,54 +16,50 @@ const contextLines = (flag: string, what: string) =>
     .int()
     .min(0)
     .optional()
-    .describe(`Number of lines to show ${what} each match (rg ${flag}). Requires output_mode: "content", ignored otherwise.`);
+    .describe(`Lines of context ${what} each match (content mode)`);
 
 const input = z.object({
-  pattern: z.string().describe("The regular expression pattern to search for in file contents"),
+  pattern: z.string().describe("Regular expression to search for"),
   path: z
     .string()
     .optional()
-    .describe("File or directory to search in (rg PATH). Defaults to current working directory."),
+    .describe("File or directory to search (default: working directory)"),
   glob: z
     .string()
     .optional()
-    .describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
+    .describe('Glob filter for files, e.g. "*.{ts,tsx}"'),
   output_mode: z
     .enum(["content", "files_with_matches", "count"])
     .optional()
-    .describe(
-      'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".',
-    ),
+    .describe('"files_with_matches" (default), "content" or "count"'),
   "-B": contextLines("-B", "before"),
   "-A": contextLines("-A", "after"),
   "-C": contextLines("-C", "before and after"),
   "-n": z
     .boolean()
     .optional()
-    .describe('Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.'),
-  "-i": z.boolean().optional().describe("Case insensitive search (rg -i)"),
+    .describe("Line numbers in content mode (default true)"),
+  "-i": z.boolean().optional().describe("Case-insensitive"),
   type: z
     .string()
     .optional()
-    .describe("File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types."),
+    .describe("File type, e.g. js, py, rust, go"),
   head_limit: z
     .number()
     .int()
     .min(0)
     .optional()
-    .describe(
-      `Limit output to first N lines/entries, equivalent to "| head -N". Works across all output modes: content (limits output lines), files_with_matches (limits file paths), count (limits count entries). Defaults to ${DEFAULT_HEAD_LIMIT} when unspecified. Pass 0 for unlimited (use sparingly - large result sets waste context).`,
-    ),
+    .describe(`Return at most N lines/entries (default ${DEFAULT_HEAD_LIMIT}; 0 = no limit)`),
   offset: z
     .number()
     .int()
     .min(0)
     .optional()
-    .describe('Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Works across all output modes. Defaults to 0.'),
+    .describe("Skip the first N lines/entries"),
   multiline: z
     .boolean()
     .optional()
-    .describe("Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."),
+    .describe("Let patterns span lines (. matches newline)"),
 });
 
 type GrepInput = z.infer<typeof input>;

@@ -5,7 +5,7 @@ import { defineTool, type ToolOutput } from "./types.ts";
 import description from "./kill-shell.md" with { type: "text" };
 
 const input = z.object({
-  shell_id: z.string().describe("The ID of the background shell to kill"),
+  shell_id: z.string().describe("Id of the background shell"),
 });
 
 export interface KillShellData {

@@ -16,19 +16,19 @@ export const MAX_IMAGE_BYTES = 3_750_000;
 const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
 
 const input = z.object({
-  file_path: z.string().describe("The absolute path to the file to read"),
+  file_path: z.string().describe("Absolute path of the file"),
   offset: z
     .number()
     .int()
     .min(0)
     .optional()
-    .describe("The line number to start reading from (1-based). Only provide if the file is too large to read at once"),
+    .describe("1-based line to start at (for large files)"),
   limit: z
     .number()
     .int()
     .positive()
     .optional()
-    .describe("The number of lines to read. Only provide if the file is too large to read at once."),
+    .describe("Number of lines to read (for large files)"),
 });
 
 export interface ReadTextData {

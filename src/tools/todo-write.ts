@@ -3,15 +3,15 @@ import { defineTool, type TodoItem, type ToolOutput } from "./types.ts";
 import description from "./todo-write.md" with { type: "text" };
 
 const todo = z.object({
-  content: z.string().min(1).describe("What needs to be done, in imperative form (e.g. 'Run tests')"),
-  status: z.enum(["pending", "in_progress", "completed"]).describe("Current state of the task"),
-  activeForm: z.string().min(1).describe("The task in present continuous form, shown while it runs (e.g. 'Running tests')"),
+  content: z.string().min(1).describe("Imperative form, e.g. 'Run tests'"),
+  status: z.enum(["pending", "in_progress", "completed"]).describe("Task state"),
+  activeForm: z.string().min(1).describe("Continuous form, e.g. 'Running tests'"),
   // Older Claude Code versions sent an id; accepted so those transcripts replay, but not stored.
-  id: z.string().optional().describe("Optional identifier for the task (ignored)"),
+  id: z.string().optional().describe("Optional task id"),
 });
 
 const input = z.object({
-  todos: z.array(todo).describe("The updated todo list, replacing the previous one entirely"),
+  todos: z.array(todo).describe("The whole updated list"),
 });
 
 export interface TodoWriteData {

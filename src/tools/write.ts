@@ -9,8 +9,8 @@ import { defineTool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
 
 const input = z.object({
-  file_path: z.string().describe("The absolute path to the file to write (must be absolute, not relative)"),
-  content: z.string().describe("The content to write to the file"),
+  file_path: z.string().describe("Absolute path of the file"),
+  content: z.string().describe("The complete file content"),
 });
 
 export interface WriteData {
