@@ -70,7 +70,7 @@ export const bashTool = defineTool({
       display: { summary: summarize(result) },
       data,
       // The output so far is still worth showing, but a command that never finished failed.
-      isError: result.timedOut || result.interrupted,
+      ...(result.timedOut || result.interrupted ? { isError: true } : {}),
     };
   },
 });
