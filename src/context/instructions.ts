@@ -137,7 +137,7 @@ async function addDirectory(
     if (found) reader.addFile(found, label, reason, out);
   };
   add([join(dir, "AGENTS.md"), join(dir, "CLAUDE.md")], "project");
-  const userConfigHere = dir === options.homeDir || join(dir, ".clew") === options.configDir;
+  const userConfigHere = dir === resolve(options.homeDir) || join(dir, ".clew") === resolve(options.configDir);
   if (!userConfigHere) {
     add([join(dir, ".clew", "AGENTS.md"), join(dir, ".clew", "CLAUDE.md"), join(dir, ".claude", "CLAUDE.md")], "project");
     if (conditional) {

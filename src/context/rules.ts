@@ -91,7 +91,7 @@ async function parseRule(path: string, text: string): Promise<ParsedRule> {
     data = parsed.data;
     body = parsed.content;
   } catch (error) {
-    return { problem: `${path}: invalid frontmatter, rule skipped: ${errorMessage(error).split("\n")[0]}` };
+    return { problem: `${path}: invalid frontmatter, rule skipped: ${(errorMessage(error).split("\n")[0] ?? "").replace(/:$/, "")}` };
   }
   const paths = data.paths;
   if (paths === undefined || paths === null) return { body, globs: undefined };
