@@ -21,6 +21,7 @@ import { ShellJobRegistry } from "../tools/shared/shell-jobs.ts";
 import { defaultToolLimits, type ToolLimits, type ToolSession } from "../tools/types.ts";
 import { FatalError } from "../util/errors.ts";
 import { ContextManager } from "./context-manager.ts";
+import { loadStartupInstructions } from "./instruction-context.ts";
 import { createRecorder } from "./recorder.ts";
 import { loadResumed, type ResumeRequest } from "./resume.ts";
 import { Session, type SessionInfo } from "./session.ts";
@@ -114,6 +115,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
 
   const path = resumed?.path ?? transcriptPath(stateDir, sessionId);
+  const instructions = await loadStartupInstructions(env, [], true);
   const context = new ContextManager(
     {
       windowTokens: env.contextWindow ?? info.contextWindow,
@@ -122,6 +124,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       files: toolSession.files,
       transcriptPath: () => (options.persist ? path : undefined),
       now,
+      nested: instructions.watcher,
     },
     () => loopDeps,
   );
@@ -144,7 +147,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
         { cwd: env.cwd, platform: process.platform, shell: env.childEnv.SHELL ?? "bash", isGitRepo: isGitRepo(env.cwd), model },
-        { replace: options.systemPrompt, append: options.appendSystemPrompt },
+        { replace: options.systemPrompt, append: options.appendSystemPrompt, instructions: instructions.text },
       ),
       tools: selected.tools.map(toApiTool),
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),

@@ -6,12 +6,13 @@
 import { statSync } from "node:fs";
 import { compactedHistory, estimateTokens, recentTail, summaryRequest, userPrompts } from "../context/compact.ts";
 import { changedFilesLine, dateLine, localDate } from "../context/reminders.ts";
-import type { Emit } from "../loop/events.ts";
+import type { AgentEvent, Emit } from "../loop/events.ts";
 import type { LoopDeps, LoopState } from "../loop/loop.ts";
 import { normalizeMessages } from "../loop/history.ts";
 import type { ContentBlockParam, MessageParam, TokenUsage } from "../model/types.ts";
 import type { FileTracker } from "../tools/shared/file-tracker.ts";
 import { systemNote } from "../util/system-note.ts";
+import type { NestedInstructionWatcher } from "./instruction-context.ts";
 
 export interface ContextOptions {
   /** Tokens the model's context holds (CLEW_CONTEXT_WINDOW or the model's own). */
@@ -22,6 +23,8 @@ export interface ContextOptions {
   files: FileTracker;
   transcriptPath: () => string | undefined;
   now: () => Date;
+  /** Instruction files of subdirectories the model has read into. */
+  nested?: NestedInstructionWatcher;
 }
 
 const KEEP_MESSAGES = 6;
@@ -52,6 +55,11 @@ export class ContextManager {
     }
   }
 
+  /** Sees every event of the session (to notice reads into subdirectories). */
+  observe(event: AgentEvent): void {
+    this.options.nested?.observe(event);
+  }
+
   /** Adds a line to the next reminder (mode changes, nested instruction files, …). */
   queue(text: string): void {
     this.queued.push(text);
@@ -80,6 +88,7 @@ export class ContextManager {
         this.compactedLastTime = false;
       }
     }
+    if (this.options.nested) this.queued.push(...(await this.options.nested.drain()));
     this.appendReminders(state, emit);
     this.sentCount = state.messages.length;
   };

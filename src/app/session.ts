@@ -59,6 +59,7 @@ export class Session {
     };
     const both = (event: AgentEvent) => {
       this.recorder?.(event);
+      this.context.observe(event);
       emit(event);
     };
     this.state.messages.push(message);

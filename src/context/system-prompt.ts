@@ -19,6 +19,10 @@ export interface SystemPromptOptions {
   replace?: string;
   /** `--append-system-prompt`: added after the environment block. */
   append?: string;
+  /** Rendered instruction files (AGENTS.md, CLAUDE.md, rules, auto memory). */
+  instructions?: string;
+  /** One-line catalogues (skills, agents) filled by later features. */
+  catalogues?: string;
 }
 
 export function environmentBlock(facts: EnvironmentFacts): string {
@@ -33,12 +37,20 @@ export function environmentBlock(facts: EnvironmentFacts): string {
   ].join("\n");
 }
 
+/**
+ * Two cache breakpoints: after the built-in prompt (identical everywhere) and after the last
+ * block (identical for every session of this project until its instruction files change).
+ */
 export function buildSystem(facts: EnvironmentFacts, options: SystemPromptOptions = {}): TextBlockParam[] {
   const base = (options.replace ?? basePrompt).trim();
   const blocks: TextBlockParam[] = [
     { type: "text", text: base, cache_control: { type: "ephemeral" } },
     { type: "text", text: environmentBlock(facts) },
   ];
-  if (options.append && options.append.trim() !== "") blocks.push({ type: "text", text: options.append.trim() });
+  for (const extra of [options.append, options.instructions, options.catalogues]) {
+    if (extra && extra.trim() !== "") blocks.push({ type: "text", text: extra.trim() });
+  }
+  const last = blocks[blocks.length - 1] as TextBlockParam;
+  blocks[blocks.length - 1] = { ...last, cache_control: { type: "ephemeral" } };
   return blocks;
 }
