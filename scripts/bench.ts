@@ -38,11 +38,15 @@ function summarize(runs: RunMetrics[]): Summary {
     overheadPerIterationMs: pick("overheadPerIterationMs"),
     earlyGapMs: pick("earlyGapMs"),
     lateGapMs: pick("lateGapMs"),
+    cacheReadRatio: pick("cacheReadRatio"),
+    weightedInputTokens: pick("weightedInputTokens"),
+    prefixTokens: pick("prefixTokens"),
     failures: runs.filter((run) => !run.ok).length,
   };
 }
 
-const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const fmt = (value: number, digits = 1) =>
+  Number.isFinite(value) ? (Math.abs(value) < 1 && value !== 0 ? value.toFixed(3) : value.toFixed(digits)) : "n/a";
 const rows: string[] = [];
 for (const task of tasks) {
   const results: Record<string, RunMetrics[]> = { clew: [], floor: [] };
@@ -63,6 +67,9 @@ for (const task of tasks) {
   line("overhead / iteration", "overheadPerIterationMs", "≤ 15 ms", "150 ms", "ms");
   line("client time / iteration, first 10", "earlyGapMs", "flat", "—", "ms");
   line("client time / iteration, last 10", "lateGapMs", "flat", "—", "ms");
+  line("fixed prefix (tools + system)", "prefixTokens", "≤ 4000 tok", "9550 tok", "tok");
+  line("cache-read share after request 1", "cacheReadRatio", "≥ 0.97", "0.956", "");
+  line("cost-weighted input", "weightedInputTokens", "≤ 60k tok", "94k tok", "tok");
   if (clew.failures + floor.failures > 0) rows.push(`| ${task.name} | failed runs | ${clew.failures} | ${floor.failures} | | 0 | |`);
 }
 

@@ -1,6 +1,6 @@
 // One measured run of an agent binary against the fake server, and median helpers.
 import { existsSync } from "node:fs";
-import { startFakeAnthropic, type ScriptStep } from "../../test/fake-anthropic/index.ts";
+import { canonicalJson, startFakeAnthropic, tokensOfText, type Json, type ScriptStep } from "../../test/fake-anthropic/index.ts";
 import { clewEnv, tempDirectory } from "../../test/helpers/clew-process.ts";
 
 export interface RunMetrics {
@@ -12,6 +12,12 @@ export interface RunMetrics {
   /** Client-side time between one answer and the next request, early vs late in the run. */
   earlyGapMs: number;
   lateGapMs: number;
+  /** Share of input tokens read from the prompt cache, over every request after the first. */
+  cacheReadRatio: number;
+  /** input + 1.25 × cache writes + 0.1 × cache reads, over the whole run. */
+  weightedInputTokens: number;
+  /** Tokens of tools + system in the first request: the fixed prefix. */
+  prefixTokens: number;
   ok: boolean;
 }
 
@@ -48,6 +54,19 @@ export async function measureRun(
   const requests = server.requests.filter((request) => request.endpoint === "messages");
   const gaps = requests.slice(1).map((request, i) => request.receivedAt - ((requests[i]?.answeredAt ?? request.receivedAt) as number));
   const rssKiB = Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+  let read = 0;
+  let total = 0;
+  let weighted = 0;
+  requests.forEach((request, index) => {
+    const cache = request.cache;
+    if (!cache) return;
+    weighted += cache.inputTokens + 1.25 * cache.cacheCreationInputTokens + 0.1 * cache.cacheReadInputTokens;
+    if (index === 0) return;
+    read += cache.cacheReadInputTokens;
+    total += cache.totalTokens;
+  });
+  const first = requests[0]?.body;
+  const tokensOf = (items: Json | undefined) => (Array.isArray(items) ? items.reduce((sum: number, item) => sum + tokensOfText(canonicalJson(item)), 0) : 0);
   const wallMs = ended - started;
   return {
     firstRequestMs: (requests[0]?.receivedAt ?? ended) - started,
@@ -57,6 +76,9 @@ export async function measureRun(
     iterations: requests.length,
     earlyGapMs: median(gaps.slice(0, 10)),
     lateGapMs: median(gaps.slice(-10)),
+    cacheReadRatio: total > 0 ? read / total : Number.NaN,
+    weightedInputTokens: weighted,
+    prefixTokens: tokensOf(first?.tools) + tokensOf(first?.system),
     ok: stdout.includes(expectedText) && server.violations.length === 0,
   };
 }

@@ -26,8 +26,19 @@ function writeErr(text: string): void {
   process.stderr.write(text);
 }
 
+async function runConfig(argv: readonly string[]): Promise<number> {
+  const { runConfigCommand } = await import("./config-command.ts");
+  return await runConfigCommand(argv, readEnvironment(), { writeOut, writeErr });
+}
+
 export async function main(argv: readonly string[], version: string): Promise<number> {
   try {
+    // `config` and `trust` take flags of their own, so they are routed before the main parser.
+    if (argv[0] === "config") return await runConfig(argv);
+    if (argv[0] === "trust") {
+      const { runTrustCommand } = await import("./trust-command.ts");
+      return await runTrustCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr });
+    }
     const options = parseArgs(argv);
     if (options.version) {
       writeOut(`${version} (clew)\n`);
@@ -37,6 +48,7 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       writeOut(help);
       return 0;
     }
+    if (options.command === "config") return await runConfig(argv);
     if (options.command) {
       writeErr(`clew: '${options.command}' is not available in this build yet.\n`);
       return 1;

@@ -4,7 +4,7 @@
  * doesn't; it runs in strict mode (comments and trailing commas are errors, as Claude Code
  * requires). The same library's error-tolerant mode recovers deny/ask rules from a broken file.
  */
-import { getLocation, type Node, ParseErrorCode, type ParseError, parseTree } from "jsonc-parser";
+import { getLocation, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { formatKeyPath, type PathSegment } from "./key-path.ts";
 
 export interface Position {
@@ -25,23 +25,24 @@ export interface ParsedJson {
 
 export type ParseOutcome = { ok: true; json: ParsedJson } | { ok: false; error: JsonSyntaxError };
 
-const ERROR_TEXT: Partial<Record<ParseErrorCode, string>> = {
-  [ParseErrorCode.InvalidSymbol]: "unexpected character",
-  [ParseErrorCode.InvalidNumberFormat]: "invalid number",
-  [ParseErrorCode.PropertyNameExpected]: "expected a property name in double quotes",
-  [ParseErrorCode.ValueExpected]: "expected a value",
-  [ParseErrorCode.ColonExpected]: "expected ':'",
-  [ParseErrorCode.CommaExpected]: "expected ','",
-  [ParseErrorCode.CloseBraceExpected]: "expected '}'",
-  [ParseErrorCode.CloseBracketExpected]: "expected ']'",
-  [ParseErrorCode.EndOfFileExpected]: "unexpected content after the end of the JSON value",
-  [ParseErrorCode.InvalidCommentToken]: "comments are not allowed (settings files are strict JSON)",
-  [ParseErrorCode.UnexpectedEndOfComment]: "comments are not allowed (settings files are strict JSON)",
-  [ParseErrorCode.UnexpectedEndOfString]: "unterminated string",
-  [ParseErrorCode.UnexpectedEndOfNumber]: "unterminated number",
-  [ParseErrorCode.InvalidUnicode]: "invalid unicode escape",
-  [ParseErrorCode.InvalidEscapeCharacter]: "invalid escape sequence",
-  [ParseErrorCode.InvalidCharacter]: "invalid character in string (control characters must be escaped)",
+/** Keyed by `printParseErrorCode` names (the enum itself is a const enum, unusable here). */
+const ERROR_TEXT: Record<string, string> = {
+  InvalidSymbol: "unexpected character",
+  InvalidNumberFormat: "invalid number",
+  PropertyNameExpected: "expected a property name in double quotes",
+  ValueExpected: "expected a value",
+  ColonExpected: "expected ':'",
+  CommaExpected: "expected ','",
+  CloseBraceExpected: "expected '}'",
+  CloseBracketExpected: "expected ']'",
+  EndOfFileExpected: "unexpected content after the end of the JSON value",
+  InvalidCommentToken: "comments are not allowed (settings files are strict JSON)",
+  UnexpectedEndOfComment: "comments are not allowed (settings files are strict JSON)",
+  UnexpectedEndOfString: "unterminated string",
+  UnexpectedEndOfNumber: "unterminated number",
+  InvalidUnicode: "invalid unicode escape",
+  InvalidEscapeCharacter: "invalid escape sequence",
+  InvalidCharacter: "invalid character in string (control characters must be escaped)",
 };
 
 function lineStarts(text: string): number[] {
@@ -67,7 +68,7 @@ function stripBom(text: string): string {
 }
 
 function describe(text: string, error: ParseError): string {
-  const base = ERROR_TEXT[error.error] ?? "invalid JSON";
+  const base = ERROR_TEXT[printParseErrorCode(error.error)] ?? "invalid JSON";
   const before = text.slice(0, error.offset).trimEnd();
   const closing = text[error.offset] === "}" || text[error.offset] === "]";
   if (closing && before.endsWith(",")) return "trailing commas are not allowed (settings files are strict JSON)";
@@ -101,11 +102,13 @@ export function parseStrictJson(raw: string): ParseOutcome {
   const first = errors[0];
   if (first || !tree) {
     const offset = first?.offset ?? 0;
-    const location = getLocation(text, offset);
-    // At a property name the location ends with the (unknown) key being read; drop it.
-    const path = location.isAtPropertyKey ? location.path.slice(0, -1) : location.path;
-    const keyPath = formatKeyPath(path.filter((segment) => segment !== ""));
     const message = first ? describe(text, first) : "invalid JSON";
+    const location = getLocation(text, offset);
+    // At a property name the location ends with the (unknown) key being read, and after a
+    // trailing comma with the element that never came: name the enclosing key instead.
+    const dangling = location.isAtPropertyKey || (message.startsWith("trailing") && typeof location.path.at(-1) === "number");
+    const path = dangling ? location.path.slice(0, -1) : location.path;
+    const keyPath = formatKeyPath(path.filter((segment) => segment !== ""));
     return { ok: false, error: { ...positionOf(starts, offset), keyPath: keyPath === "" ? undefined : keyPath, message } };
   }
   let value: unknown;

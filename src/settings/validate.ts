@@ -38,6 +38,13 @@ function list(values: readonly unknown[]): string {
   return values.map((value) => JSON.stringify(value)).join(", ");
 }
 
+/** zod reports an unknown discriminator (`type`, `source`) with the allowed values in `options`. */
+function discriminatorOptions(issue: Issue): readonly unknown[] | undefined {
+  if (issue.code !== "invalid_union" || !("discriminator" in issue)) return undefined;
+  const options: unknown = (issue as { options?: unknown }).options;
+  return Array.isArray(options) ? options : undefined;
+}
+
 function describeIssue(issue: Issue, actual: unknown): string {
   switch (issue.code) {
     case "invalid_type": {
@@ -52,13 +59,11 @@ function describeIssue(issue: Issue, actual: unknown): string {
       return `must be ${issue.inclusive === false ? "greater than" : "at least"} ${String(issue.minimum)} (got ${JSON.stringify(actual)})`;
     case "too_big":
       return `must be ${issue.inclusive === false ? "less than" : "at most"} ${String(issue.maximum)} (got ${JSON.stringify(actual)})`;
-    case "invalid_union":
-      if ("discriminator" in issue && Array.isArray(issue.options)) {
-        return actual === undefined
-          ? `is required (one of ${list(issue.options)})`
-          : `must be one of ${list(issue.options)} (got ${JSON.stringify(actual)})`;
-      }
-      return "does not match any allowed form";
+    case "invalid_union": {
+      const options = discriminatorOptions(issue);
+      if (options === undefined) return "does not match any allowed form";
+      return actual === undefined ? `is required (one of ${list(options)})` : `must be one of ${list(options)} (got ${JSON.stringify(actual)})`;
+    }
     default:
       return `is invalid: ${issue.message}`;
   }
@@ -67,7 +72,7 @@ function describeIssue(issue: Issue, actual: unknown): string {
 /** What to remove for an issue: the bad value itself, or its parent when the value is missing. */
 function removalTarget(data: unknown, issue: Issue, path: PathSegment[]): PathSegment[] {
   let target = path;
-  if (issue.code === "invalid_union" && "discriminator" in issue && target.length > 1) target = target.slice(0, -1);
+  if (discriminatorOptions(issue) !== undefined && target.length > 1) target = target.slice(0, -1);
   while (target.length > 1 && getAt(data, target) === undefined) target = target.slice(0, -1);
   return target;
 }
