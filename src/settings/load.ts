@@ -7,6 +7,7 @@
  * file then contributes only the deny/ask rules that can still be read from it, never its allow
  * rules or anything else, and the failure is reported as an `error` problem.
  */
+import { resolve } from "node:path";
 import type { ParsedJson } from "./json-source.ts";
 import { parseStrictJson, recoverRestrictiveRules } from "./json-source.ts";
 import { deepFreeze, isPlainObject } from "./key-path.ts";
@@ -97,7 +98,8 @@ function rulesOf(layers: readonly Layer[]): SettingsRule[] {
   return rules;
 }
 
-export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
+export function loadSettings(given: LoadSettingsOptions): LoadedSettings {
+  const options = { ...given, startDir: resolve(given.startDir), configDir: resolve(given.configDir) };
   const specs = settingsLayers(options);
   const problems: SettingsProblem[] = [];
   const layers: Layer[] = [];

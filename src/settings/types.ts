@@ -6,7 +6,7 @@
 import type { HooksSettings } from "./schema/hooks.ts";
 import type { PermissionsSettings } from "./schema/permissions.ts";
 import type { KnownMarketplace } from "./schema/plugins.ts";
-import type { SettingsFile } from "./schema/settings.ts";
+import type { KnownSettings } from "./schema/settings.ts";
 
 export type { SettingsFile } from "./schema/settings.ts";
 export type { CommandHook, HookGroup, HookHandler, HooksSettings } from "./schema/hooks.ts";
@@ -59,7 +59,7 @@ export interface ResolvedPermissions extends PermissionsSettings {
 }
 
 /** The merged settings: the typed keys with their defaults filled in, plus every unknown key. */
-export type Settings = Omit<SettingsFile, "permissions" | "env" | "hooks" | "enabledPlugins" | "extraKnownMarketplaces"> & {
+export type Settings = Omit<KnownSettings, "permissions" | "env" | "hooks" | "enabledPlugins" | "extraKnownMarketplaces"> & {
   permissions: ResolvedPermissions;
   env: Record<string, string>;
   hooks: HooksSettings;
@@ -69,6 +69,7 @@ export type Settings = Omit<SettingsFile, "permissions" | "env" | "hooks" | "ena
   includeCoAuthoredBy: boolean;
   autoCompactEnabled: boolean;
   autoMemoryEnabled: boolean;
+  [key: string]: unknown;
 };
 
 export type Frozen<T> = T extends (infer U)[]

@@ -155,5 +155,7 @@ export function validateSettingsFile(json: ParsedJson, file: string): Validation
     if (!progressed) for (const target of ordered) if (target[0] !== undefined) delete data[String(target[0])];
   }
   warnUnknownHookEvents(data, file, json, problems);
+  // In file order, the way a person fixes them.
+  problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
   return { data, problems };
 }

@@ -23,7 +23,7 @@ export const attributionSchema = z.looseObject({
 
 export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh"] as const;
 
-export const settingsFileSchema = z.looseObject({
+const settingsShape = {
   model: z.string().optional(),
   permissions: permissionsSchema.optional(),
   env: z.record(z.string(), z.string()).optional(),
@@ -46,8 +46,12 @@ export const settingsFileSchema = z.looseObject({
   outputStyle: z.string().optional(),
   claudeMdExcludes: z.array(z.string()).optional(),
   autoMemoryEnabled: z.boolean().optional(),
-});
+};
+
+export const settingsFileSchema = z.looseObject(settingsShape);
 
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
+/** The typed keys alone, without the index signature for unknown keys (which `Omit` would flatten). */
+export type KnownSettings = z.infer<z.ZodObject<typeof settingsShape>>;
 export type StatusLineSettings = z.infer<typeof statusLineSchema>;
 export type AttributionSettings = z.infer<typeof attributionSchema>;
