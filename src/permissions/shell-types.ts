@@ -57,7 +57,7 @@ export interface SimpleCommand {
   /** The effective command after wrappers are stripped: values after quote removal (raw text for dynamic words). */
   argv: string[];
   words: ShellWord[];
-  /** `NAME=value` assignments in front of the command or passed through `env`, raw. */
+  /** `NAME=value` assignments in front of the command, raw (those passed through `env` stay in its wrapper). */
   assignments: string[];
   redirects: ShellRedirect[];
   origin: CommandOrigin;
@@ -71,6 +71,8 @@ export interface SimpleCommand {
   exactOnly: boolean;
   /** Receives more arguments at run time (`xargs CMD`): exact rules cannot approve it. */
   appendsArgs: boolean;
+  /** For a command run by `find -exec`, `watch` or `flock -c`: the command that runs it. */
+  parent?: SimpleCommand;
 }
 
 export type SplitProblemKind = "unparseable" | "dynamic" | "too-long" | "too-deep";

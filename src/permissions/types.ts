@@ -16,12 +16,14 @@ export interface PermissionRequest {
   subject: string;
   input: unknown;
   toolUseId: string;
+  /** MCP tools annotated `_meta["anthropic/requiresUserInteraction"]`: never approved without a human. */
+  requiresUserInteraction?: boolean;
 }
 
 export type PermissionDecision =
-  | { behavior: "allow" }
+  | { behavior: "allow"; rule?: string }
   /** `reason` is written for the model: it says why and what to do instead. */
-  | { behavior: "deny"; reason: string };
+  | { behavior: "deny"; reason: string; rule?: string };
 
 export interface Gate {
   check(request: PermissionRequest): Promise<PermissionDecision>;
@@ -50,3 +52,57 @@ export interface RuleInput {
   kind: RuleKind;
   source: RuleSource;
 }
+
+export type PermissionBehavior = "allow" | "ask" | "deny";
+
+/** One tool call as the permission engine sees it. */
+export interface PermissionCall {
+  toolName: string;
+  access: ToolAccess;
+  input: unknown;
+  /** What the tool's `subject()` returned: the command for Bash, the resolved absolute path for file tools. */
+  subject: string;
+  /** MCP tools annotated `_meta["anthropic/requiresUserInteraction"]`: never approved without a human. */
+  requiresUserInteraction?: boolean;
+}
+
+/** Everything evaluation needs from outside, passed in so that evaluation stays pure. */
+export interface PermissionContext {
+  mode: PermissionMode;
+  /** The session's working directory; relative rule patterns and paths resolve against it. */
+  cwd: string;
+  /** Additional working directories (`--add-dir`, `permissions.additionalDirectories`). */
+  workingDirs: readonly string[];
+  homeDir: string;
+  /** The real path of an existing file or directory, undefined when it does not exist. */
+  realpath: (path: string) => string | undefined;
+}
+
+export interface PermissionEvaluation {
+  behavior: PermissionBehavior;
+  /** Written for the model and the user: which rule or check decided, and what to do next. */
+  reason: string;
+  /** The rule that decided, as written in settings. */
+  rule?: string;
+  /** The narrowest allow rules that would approve this call next time ("don't ask again"). */
+  suggestions?: string[];
+}
+
+/** A rule that was ignored, widened or is likely a mistake; never an exception. */
+export interface RuleWarning {
+  rule: string;
+  kind: RuleKind;
+  source: RuleSource;
+  message: string;
+}
+
+/** What a human answered to an approval prompt. */
+export interface ApprovalAnswer {
+  allow: boolean;
+  /** Sent to the model as the denial reason, or after the result when allowed. */
+  reason?: string;
+  /** Allow rules to keep for the rest of the session ("allow for this session"). */
+  remember?: string[];
+}
+
+export type ApprovalPort = (request: PermissionRequest, evaluation: PermissionEvaluation) => Promise<ApprovalAnswer>;

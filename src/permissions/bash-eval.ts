@@ -1,0 +1,225 @@
+/**
+ * Evaluation of one Bash (or Monitor) call, spec §4.8 steps 3–7: deny rules, ask rules, safety
+ * checks, allow rules and the read-only set, then the mode. Every simple command of the line is
+ * judged; the whole is allowed only when each part is.
+ */
+import { basename, dirname } from "node:path";
+import { fileReads, fileWrites, fsEditTargets, isReadOnlyCommand } from "./bash-readonly.ts";
+import { allowMatches, denyMatches, matchCommandPattern, suggestRule } from "./bash-rules.ts";
+import { globMayMatch, insideWorkingDirs, pathForms, pathMatchesAll, pathMatchesAny, type PathForms } from "./path-rules.ts";
+import { isCriticalRemoval, protectedReason, removalTargets } from "./protected-paths.ts";
+import * as say from "./reasons.ts";
+import type { PermissionRule, RuleSet } from "./rules.ts";
+import type { ShellWord, SimpleCommand } from "./shell-types.ts";
+import { splitCommand } from "./shell-split.ts";
+import { paramMatches, ruleConcernsTool } from "./tool-rules.ts";
+import type { PermissionCall, PermissionContext, PermissionEvaluation } from "./types.ts";
+
+interface FileUse {
+  word: ShellWord;
+  /** One set of forms per directory the command may run in (cwd, and any `cd` target). */
+  forms: PathForms[];
+  command: SimpleCommand;
+  /** An output redirection (as opposed to a file command's argument). */
+  redirect: boolean;
+  /** A glob (`.en*`): checked against the file names rules mention. */
+  glob: boolean;
+}
+
+interface Facts {
+  whole: string;
+  commands: SimpleCommand[];
+  problems: string[];
+  reads: FileUse[];
+  writes: FileUse[];
+  /** Files read whose names are only known at run time (`cat "$F"`). */
+  unknownReads: ShellWord[];
+  /** `cd` to somewhere other than cwd happens in the line. */
+  changesDir: boolean;
+  cdTargets: string[];
+}
+
+const DANGEROUS_VARS = /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|GIT_\w*|NODE_OPTIONS|PYTHON\w*|PERL5\w*|RUBY\w*|PAGER|EDITOR|VISUAL|MANPAGER|LESSOPEN|LESSCLOSE|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|HOME|TMPDIR|ZDOTDIR|HISTFILE)$/;
+const DECLARATIONS = new Set(["export", "local", "declare", "typeset", "readonly"]);
+const DIR_CHANGES = new Set(["cd", "pushd", "popd"]);
+
+/** A plain `NAME=value` a later arithmetic expansion cannot turn into a command and no tool reads as configuration. */
+function harmlessAssignment(raw: string): boolean {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$/s.exec(raw);
+  if (!match) return /^[A-Za-z_][A-Za-z0-9_]*$/.test(raw);
+  return !DANGEROUS_VARS.test(match[1] ?? "") && !/[$`()[\]]/.test(match[2] ?? "");
+}
+
+function staticValue(word: ShellWord): boolean {
+  return !/[$`]/.test(word.value);
+}
+
+function usesOf(words: ShellWord[], command: SimpleCommand, dirs: string[], context: PermissionContext, redirect: boolean): FileUse[] {
+  return words
+    .filter((word) => !word.dynamic || staticValue(word))
+    .map((word) => ({ word, command, redirect, glob: word.dynamic, forms: dirs.map((cwd) => pathForms(word.value, { ...context, cwd })) }));
+}
+
+function gatherFacts(command: string, commands: SimpleCommand[], problems: string[], context: PermissionContext): Facts {
+  const dirChanges = commands.filter((cmd) => DIR_CHANGES.has(cmd.argv[0] ?? ""));
+  const cdTargets = dirChanges
+    .map((cmd) => cmd.words[1])
+    .filter((word): word is ShellWord => word !== undefined && staticValue(word))
+    .map((word) => pathForms(word.value, context).resolved);
+  const changesDir = dirChanges.some((cmd) => {
+    const target = cmd.words[1];
+    return target === undefined || !staticValue(target) || pathForms(target.value, context).resolved !== context.cwd;
+  });
+  const dirs = [context.cwd, ...cdTargets];
+  const reads: FileUse[] = [];
+  const writes: FileUse[] = [];
+  const unknownReads: ShellWord[] = [];
+  for (const cmd of commands) {
+    const read = fileReads(cmd);
+    unknownReads.push(...read.filter((word) => !staticValue(word)));
+    reads.push(...usesOf(read, cmd, dirs, context, false));
+    writes.push(...usesOf(fileWrites(cmd).map((redirect) => redirect.target), cmd, dirs, context, true));
+    writes.push(...usesOf(fsEditTargets(cmd) ?? [], cmd, dirs, context, false));
+  }
+  return { whole: command.trim(), commands, problems, reads, writes, unknownReads, changesDir, cdTargets };
+}
+
+function globHits(rule: PermissionRule, forms: PathForms, context: PermissionContext): boolean {
+  return [forms.resolved, forms.real].some((path) => globMayMatch(rule, dirname(path), basename(path), false, context));
+}
+
+/** The first deny (or ask) rule that hits the line, and what it hit. */
+function ruleHit(rules: readonly PermissionRule[], call: PermissionCall, facts: Facts, context: PermissionContext): { rule: PermissionRule; detail?: string } | undefined {
+  for (const rule of rules) {
+    if (rule.target.kind === "path") {
+      const uses = rule.tool === "Read" ? [...facts.reads, ...facts.writes] : facts.writes;
+      const use = uses.find((candidate) => candidate.forms.some((forms) => pathMatchesAny(rule, forms, context) || (candidate.glob && globHits(rule, forms, context))));
+      if (use) return { rule, detail: `${facts.writes.includes(use) ? "it writes" : "it reads"} ${use.word.value}` };
+      continue;
+    }
+    if (!ruleConcernsTool(rule, call.toolName)) continue;
+    const target = rule.target;
+    if (target.kind === "any") return { rule };
+    if (target.kind === "param" && paramMatches(target.param, target.value, call.input)) return { rule };
+    if (target.kind !== "command") continue;
+    if (matchCommandPattern(target.pattern, facts.whole)) return { rule };
+    const hit = facts.commands.find((cmd) => denyMatches(target.pattern, cmd));
+    if (hit) return { rule, detail: `because of \`${hit.argv.join(" ")}\`` };
+  }
+  return undefined;
+}
+
+function criticalRemoval(facts: Facts, context: PermissionContext): string | undefined {
+  const dirs = [context.cwd, ...facts.cdTargets];
+  for (const cmd of facts.commands) {
+    const target = removalTargets(cmd.words).find((word) => dirs.some((dir) => isCriticalRemoval(word, dir, context)));
+    if (target) return target.raw;
+  }
+  return undefined;
+}
+
+/** Step 5: what must be asked whatever the rules say (`critical` even in bypassPermissions mode). */
+function safetyCheck(facts: Facts, rules: RuleSet, context: PermissionContext): { why: string; critical: boolean } | undefined {
+  const critical = criticalRemoval(facts, context);
+  if (critical) {
+    return { why: `it removes ${critical}, a critical path (the root, a top-level or home directory, a working directory or a parent of one); no rule can approve that`, critical: true };
+  }
+  const [problem] = facts.problems;
+  if (problem) return { why: `${problem}, so its commands cannot be checked`, critical: false };
+  const [unknown] = facts.unknownReads;
+  if (unknown && rules.deny.some((rule) => rule.target.kind === "path" && rule.tool === "Read")) {
+    return { why: `it reads ${unknown.raw}, a path only known at run time, and Read deny rules are in force`, critical: false };
+  }
+  for (const write of facts.writes) {
+    const reason = write.forms.map((forms) => protectedReason(forms.resolved) ?? protectedReason(forms.real)).find((text) => text);
+    if (reason) return { why: `it writes ${write.word.raw}: ${reason}`, critical: false };
+  }
+  for (const cmd of facts.commands) {
+    for (const { target } of fileWrites(cmd)) {
+      if (target.tilde || target.dynamic) return { why: `it writes to ${target.raw}; redirections to paths with ~, variables or globs are never approved automatically`, critical: false };
+      if (facts.changesDir && !target.value.startsWith("/")) return { why: `it changes directory and then writes to ${target.raw}`, critical: false };
+    }
+    if (facts.changesDir && cmd.argv[0] === "git") return { why: "it runs git after changing directory", critical: false };
+  }
+  const editAllows = rules.allow.filter((rule) => rule.target.kind === "path" && rule.tool === "Edit");
+  for (const write of facts.writes) {
+    if (!write.redirect) continue;
+    const outside = write.forms.find((forms) => !insideWorkingDirs(forms, context) && !editAllows.some((rule) => pathMatchesAll(rule, forms, context)));
+    if (outside) return { why: `it writes ${write.word.value}, outside the working directories`, critical: false };
+  }
+  return undefined;
+}
+
+function readOnlyHere(cmd: SimpleCommand, context: PermissionContext): boolean {
+  if (fileWrites(cmd).length > 0) return false;
+  if (cmd.argv.length === 0) return cmd.assignments.every(harmlessAssignment);
+  const name = cmd.argv[0] ?? "";
+  if (DECLARATIONS.has(name) && cmd.wrappers.length === 0 && cmd.assignments.length === 0) {
+    return cmd.words.slice(1).every((word) => !word.dynamic && (/^-[xrgaAp]+$/.test(word.value) || harmlessAssignment(word.raw)));
+  }
+  if (!isReadOnlyCommand(cmd)) return false;
+  if (name !== "cd") return true;
+  const target = cmd.words[1];
+  return target !== undefined && staticValue(target) && !target.tilde && insideWorkingDirs(pathForms(target.value, context), context);
+}
+
+/** acceptEdits: file commands and redirections whose every path is known and inside the working directories. */
+function editInScope(cmd: SimpleCommand, facts: Facts, context: PermissionContext): boolean {
+  const writes = facts.writes.filter((write) => write.command === cmd);
+  const targets = fsEditTargets(cmd);
+  if (targets === undefined && !(isReadOnlyCommand(cmd) && writes.length > 0)) return false;
+  if (facts.changesDir || (targets ?? []).some((word) => !staticValue(word) || word.tilde)) return false;
+  return writes.every((write) => write.forms.every((forms) => insideWorkingDirs(forms, context)));
+}
+
+/** A suggested rule must not approve more than intended: no `*` other than the trailing ` *`. */
+function literalSuggestion(rule: string | undefined): rule is string {
+  return rule !== undefined && !rule.slice("Bash(".length, -1).replace(/ \*$/, "").includes("*");
+}
+
+export async function evaluateShell(rules: RuleSet, call: PermissionCall, context: PermissionContext): Promise<PermissionEvaluation> {
+  const input = call.input as { command?: unknown } | null;
+  const command = typeof input?.command === "string" ? input.command : call.subject;
+  const split = await splitCommand(command);
+  const facts = gatherFacts(command, split.commands, split.problems.map((problem) => problem.detail), context);
+
+  const denied = ruleHit(rules.deny, call, facts, context);
+  if (denied) return say.deniedByRule(call, denied.rule, denied.detail);
+  const asked = ruleHit(rules.ask, call, facts, context);
+  if (asked) return say.askedByRule(call, asked.rule, asked.detail);
+
+  const unsafe = safetyCheck(facts, rules, context);
+  if (unsafe && (unsafe.critical || context.mode !== "bypassPermissions")) return say.needsApproval(call, unsafe.why);
+
+  const allowRules = rules.allow.filter((rule) => ruleConcernsTool(rule, call.toolName));
+  const toolWide = allowRules.find((rule) => rule.target.kind === "any");
+  const approvedBy = new Map<SimpleCommand, PermissionRule>();
+  const needs: SimpleCommand[] = [];
+  for (const cmd of facts.commands) {
+    if (cmd.delegates && !cmd.exactOnly && fileWrites(cmd).length === 0) continue;
+    // An exact rule for `find … -exec CMD ;` or `watch CMD` names the command it runs.
+    const parentRule = cmd.parent ? approvedBy.get(cmd.parent) : undefined;
+    const rule = parentRule ?? allowRules.find((candidate) => candidate.target.kind === "command" && allowMatches(candidate.target.pattern, cmd)) ?? toolWide;
+    if (rule) approvedBy.set(cmd, rule);
+    else if (!readOnlyHere(cmd, context)) needs.push(cmd);
+  }
+  if (needs.length === 0) {
+    const [rule] = approvedBy.values();
+    return rule ? say.allowedByRule(rule) : say.allowed("read-only commands");
+  }
+
+  switch (context.mode) {
+    case "bypassPermissions":
+      return say.allowed("bypassPermissions mode");
+    case "acceptEdits":
+      if (needs.every((cmd) => editInScope(cmd, facts, context))) return say.allowed("acceptEdits mode allows file changes inside the working directories");
+      break;
+    case "plan":
+      return say.planModeDenied(call);
+    default:
+      break;
+  }
+  const suggestions = [...new Set(needs.filter((cmd) => !cmd.parent).map(suggestRule).filter(literalSuggestion))].slice(0, 5);
+  const shown = needs.slice(0, 3).map((cmd) => `\`${cmd.argv.join(" ")}\``).join(", ");
+  return say.needsApproval(call, `no allow rule or read-only check covers ${shown}${needs.length > 3 ? " and more" : ""}`, suggestions);
+}
