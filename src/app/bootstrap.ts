@@ -1,18 +1,18 @@
 /**
- * The composition root: resolves model, tools, permissions, transcript and prompt once, then
- * hands the loop everything it needs. Nothing below this file reads the environment.
+ * The composition root: resolves settings, model, tools, permissions, transcript and prompt
+ * once, then hands the loop everything it needs. Nothing below this file reads the environment.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { buildSystem } from "../context/system-prompt.ts";
 import { withMessageBreakpoints } from "../context/cache-points.ts";
+import { buildSystem } from "../context/system-prompt.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import { createStreamFn, preloadSdk } from "../model/client.ts";
 import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.ts";
 import type { MessageParam } from "../model/types.ts";
-import { createModeGate } from "../permissions/mode-gate.ts";
-import type { PermissionMode } from "../permissions/types.ts";
+import { loadSettings } from "../settings/load.ts";
+import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir, type Environment } from "../settings/paths.ts";
 import { transcriptPath } from "../store/sessions.ts";
 import { TranscriptWriter } from "../store/transcript.ts";
@@ -22,28 +22,14 @@ import { defaultToolLimits, type ToolLimits, type ToolSession } from "../tools/t
 import { FatalError } from "../util/errors.ts";
 import { ContextManager } from "./context-manager.ts";
 import { loadStartupInstructions } from "./instruction-context.ts";
+import { setUpPermissions } from "./permission-setup.ts";
 import { createRecorder } from "./recorder.ts";
-import { loadResumed, type ResumeRequest } from "./resume.ts";
+import { loadResumed } from "./resume.ts";
+import type { SessionOptions } from "./session-options.ts";
 import { Session, type SessionInfo } from "./session.ts";
 import { builtinTools, selectTools, toApiTool } from "./tool-set.ts";
 
-export interface SessionOptions {
-  env: Environment;
-  version: string;
-  model?: string;
-  maxTurns?: number;
-  permissionMode: PermissionMode;
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  /** `--tools`: restrict the built-in set. */
-  tools?: string[];
-  /** Bare tool names from `--disallowedTools`: removed from what the model sees. */
-  removedTools: string[];
-  resume?: ResumeRequest;
-  sessionId?: string;
-  persist: boolean;
-  now?: () => Date;
-}
+export type { SessionOptions };
 
 /** Hard ceiling for any one tool call: above Bash's own maximum so Bash reports its timeout itself. */
 const TOOL_CEILING_MARGIN_MS = 60_000;
@@ -66,6 +52,15 @@ function toolLimits(env: Environment): ToolLimits {
   };
 }
 
+function spillTo(sessionDir: string) {
+  return (toolUseId: string, text: string): string => {
+    const path = join(sessionDir, "tool-results", `${toolUseId}.txt`);
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+  };
+}
+
 export async function openSession(options: SessionOptions): Promise<Session> {
   const { env } = options;
   if (!env.apiKey && !env.authToken) {
@@ -77,16 +72,37 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   preloadSdk();
   const now = options.now ?? (() => new Date());
+  const loaded = loadSettings({
+    startDir: env.cwd,
+    configDir: env.configDir,
+    managedDirs: env.managedSettingsDirs,
+    cli: options.cli,
+    homeDir: env.homeDir,
+    keepDenyOnError: options.keepDenyOnError,
+  });
+  for (const problem of loaded.problems) options.report(`clew: ${formatProblem(problem, env.homeDir)}`);
+  const { settings } = loaded;
+
   const stateDir = projectStateDir(env.configDir, env.cwd);
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
-  const model = resolveModelId(options.model ?? env.model ?? resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides);
+  const model = resolveModelId(options.cli.model ?? env.model ?? settings.model ?? resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides);
   const info = modelInfo(model);
   const sessionId = resumed?.sessionId ?? options.sessionId ?? crypto.randomUUID();
 
-  const selected = selectTools(builtinTools, options.tools, options.removedTools);
+  const selected = selectTools(builtinTools, options.tools, []);
   if (selected.unknown.length > 0) {
-    throw new FatalError("usage", `Unknown tool name(s): ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
+    throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
+  const permissions = setUpPermissions({
+    settings: loaded,
+    flagMode: options.permissionMode,
+    cwd: env.cwd,
+    homeDir: env.homeDir,
+    tools: selected.tools,
+    ask: options.ask,
+  });
+  for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
+
   const limits = toolLimits(env);
   const toolSession: ToolSession = {
     projectDir: env.cwd,
@@ -94,33 +110,27 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     files: new FileTracker(),
     shells: new ShellJobRegistry(),
     todos: [],
-    env: { ...env.childEnv, CLAUDECODE: "1", CLEW: "1" },
+    env: { ...env.childEnv, ...settings.env, CLAUDECODE: "1", CLEW: "1" },
     limits,
+    readDenied: permissions.readDenied,
   };
-  const sessionDir = join(stateDir, sessionId);
   const executor = new ToolExecutor({
-    tools: selected.tools,
-    gate: createModeGate(options.permissionMode),
+    tools: permissions.visibleTools,
+    gate: permissions.gate,
     session: toolSession,
     toolTimeoutMs: limits.bashMaxTimeoutMs + TOOL_CEILING_MARGIN_MS,
     maxResultChars: MAX_RESULT_CHARS,
-    spill: options.persist
-      ? (toolUseId, text) => {
-          const path = join(sessionDir, "tool-results", `${toolUseId}.txt`);
-          mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-          writeFileSync(path, text, { mode: 0o600 });
-          return path;
-        }
-      : undefined,
+    spill: options.persist ? spillTo(join(stateDir, sessionId)) : undefined,
   });
 
   const path = resumed?.path ?? transcriptPath(stateDir, sessionId);
-  const instructions = await loadStartupInstructions(env, [], true);
+  const instructions = await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled);
+  for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const context = new ContextManager(
     {
-      windowTokens: env.contextWindow ?? info.contextWindow,
+      windowTokens: env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow,
       compactPercent: 80,
-      autoCompact: true,
+      autoCompact: settings.autoCompactEnabled,
       files: toolSession.files,
       transcriptPath: () => (options.persist ? path : undefined),
       now,
@@ -149,7 +159,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         { cwd: env.cwd, platform: process.platform, shell: env.childEnv.SHELL ?? "bash", isGitRepo: isGitRepo(env.cwd), model },
         { replace: options.systemPrompt, append: options.appendSystemPrompt, instructions: instructions.text },
       ),
-      tools: selected.tools.map(toApiTool),
+      tools: permissions.visibleTools.map(toApiTool),
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
     },
     prepare: withMessageBreakpoints,
@@ -172,8 +182,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     sessionId,
     model,
     cwd: env.cwd,
-    tools: selected.tools.map((tool) => tool.name),
-    permissionMode: options.permissionMode,
+    tools: permissions.visibleTools.map((tool) => tool.name),
+    permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,
     apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
     version: options.version,

@@ -55,16 +55,16 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   const session: Session = await openSession({
     env,
     version,
-    model: options.model,
+    cli: options,
+    permissionMode: options.permissionMode,
     maxTurns: options.maxTurns,
-    permissionMode: options.permissionMode ?? "default",
     systemPrompt: readTextOption(options.systemPrompt, options.systemPromptFile, "--system-prompt"),
     appendSystemPrompt: readTextOption(options.appendSystemPrompt, options.appendSystemPromptFile, "--append-system-prompt"),
     tools: options.tools,
-    removedTools: options.disallowedTools.filter((rule) => /^[A-Za-z_][\w-]*$/.test(rule)),
     resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
     sessionId: options.sessionId,
     persist: options.persistSession,
+    report: (line) => io.writeError(`${line}\n`),
   });
 
   const controller = new AbortController();

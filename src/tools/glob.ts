@@ -37,7 +37,9 @@ export const globTool = defineTool({
     const dir = searchDir(args.path, session);
     await requireDirectory(dir, session);
     const { base, pattern } = splitStaticPrefix(args.pattern, dir);
-    const matches = await matchFiles(base, pattern, signal);
+    const found = await matchFiles(base, pattern, signal);
+    const denied = session.readDenied;
+    const matches = denied ? found.filter((path) => !denied(path)) : found;
     const sorted = await newestFirst(matches);
     const filenames = sorted.slice(0, GLOB_MAX_RESULTS);
     const truncated = sorted.length > GLOB_MAX_RESULTS;

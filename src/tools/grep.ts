@@ -4,7 +4,7 @@ import { ToolError } from "../util/errors.ts";
 import { DEFAULT_HEAD_LIMIT, formatGrep } from "./shared/grep-format.ts";
 import { grepWithJs } from "./shared/grep-js.ts";
 import { hasLiteralNewline } from "./shared/grep-regex.ts";
-import { splitGlobs, type GrepRequest } from "./shared/grep-request.ts";
+import { splitGlobs, type ContentItem, type GrepRaw, type GrepRequest } from "./shared/grep-request.ts";
 import { grepWithRipgrep } from "./shared/grep-rg.ts";
 import { isMissing, resolveToolPath } from "./shared/paths.ts";
 import { defineTool, type ToolSession } from "./types.ts";
@@ -73,7 +73,8 @@ export const grepTool = defineTool({
   async run(args, { session, signal }) {
     const request = await buildRequest(args, session);
     const rg = Bun.which("rg", { PATH: session.env.PATH ?? "" });
-    const raw = rg ? await grepWithRipgrep(rg, request, session.env, signal) : await grepWithJs(request, signal);
+    const found = rg ? await grepWithRipgrep(rg, request, session.env, signal) : await grepWithJs(request, signal);
+    const raw = session.readDenied ? hideDenied(found, session.readDenied) : found;
     return formatGrep(raw, {
       headLimit: args.head_limit ?? DEFAULT_HEAD_LIMIT,
       offset: args.offset ?? 0,
@@ -81,6 +82,27 @@ export const grepTool = defineTool({
     });
   },
 });
+
+/** Files a Read deny rule covers never show up in results, not even as a match count. */
+function hideDenied(raw: GrepRaw, denied: (path: string) => boolean): GrepRaw {
+  switch (raw.mode) {
+    case "files_with_matches":
+      return { ...raw, files: raw.files.filter((path) => !denied(path)) };
+    case "count":
+      return { ...raw, counts: raw.counts.filter((entry) => !denied(entry.path)) };
+    case "content": {
+      const items: ContentItem[] = [];
+      for (const item of raw.items) {
+        if (item.kind === "line" && denied(item.path)) continue;
+        const previous = items[items.length - 1];
+        if (item.kind === "separator" && (!previous || previous.kind === "separator")) continue;
+        items.push(item);
+      }
+      if (items[items.length - 1]?.kind === "separator") items.pop();
+      return { ...raw, items };
+    }
+  }
+}
 
 function searchRoot(args: GrepInput, session: ToolSession): string {
   return args.path === undefined ? session.cwd : resolveToolPath(args.path, session);

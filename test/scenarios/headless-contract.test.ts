@@ -121,7 +121,8 @@ describe("permissions in -p default mode", () => {
       const id = write.toolUseIds[0];
       const sent = toolResults(requestAt(fake, 1));
       expect(sent).toEqual([expect.objectContaining({ toolUseId: id, isError: true })]);
-      expect(sent[0]?.text).toContain("Permission to use Write was denied");
+      expect(sent[0]?.text).toContain("needs approval");
+      expect(sent[0]?.text).toContain("nobody can approve it");
 
       const frames = parseFrames(run.stdout);
       const result = frames.at(-1);

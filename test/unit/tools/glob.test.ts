@@ -142,3 +142,15 @@ describe("Glob", () => {
     expect(globTool.subject(globTool.input.parse({ pattern: "*", path: "src" }), session)).toBe(join(dir, "src"));
   });
 });
+
+describe("Glob and Read deny rules", () => {
+  test("files a Read deny rule covers are not listed", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, ".env"), "SECRET=1\n");
+    writeFileSync(join(dir, "a.ts"), "x\n");
+    const session = toolSession(dir, { readDenied: (path) => path === join(dir, ".env") });
+    const text = textOf(await runTool(globTool, { pattern: "**/*" }, session));
+    expect(text).toContain(join(dir, "a.ts"));
+    expect(text).not.toContain(".env");
+  });
+});

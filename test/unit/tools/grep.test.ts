@@ -276,3 +276,18 @@ describe("Grep errors", () => {
     expect(grepTool.subject(grepTool.input.parse({ pattern: "x", path: "src" }), jsSession)).toBe(p("src"));
   });
 });
+
+describe("Grep and Read deny rules", () => {
+  test("files a Read deny rule covers are left out of every output mode", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, ".env"), "SECRET=token\n");
+    writeFileSync(join(dir, "app.ts"), "const SECRET = process.env.SECRET;\n");
+    const session = toolSession(dir, { readDenied: (path) => path === join(dir, ".env") });
+    for (const output_mode of ["files_with_matches", "count", "content"] as const) {
+      const text = textOf(await runTool(grepTool, { pattern: "SECRET", output_mode }, session));
+      expect(text).toContain("app.ts");
+      expect(text).not.toContain(join(dir, ".env"));
+      expect(text).not.toContain("token");
+    }
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Turns settings into the permission gate and the set of tools the model sees: the starting
+ * mode (flag, else settings, with bypass refusable by policy), the compiled rules, and the
+ * tools that bare deny rules remove.
+ */
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { readDenied } from "../permissions/evaluate.ts";
+import { createGate, type PermissionGate } from "../permissions/gate.ts";
+import { compileRules, toolVisibility, type RuleSet } from "../permissions/rules.ts";
+import { PERMISSION_MODES, type ApprovalPort, type PermissionContext, type PermissionMode, type RuleInput } from "../permissions/types.ts";
+import type { LoadedSettings } from "../settings/types.ts";
+import type { AnyTool } from "../tools/types.ts";
+import { FatalError } from "../util/errors.ts";
+
+export interface PermissionSetup {
+  gate: PermissionGate;
+  rules: RuleSet;
+  /** Mutable: the interactive UI can change the mode mid-session. */
+  state: { mode: PermissionMode };
+  context: () => PermissionContext;
+  visibleTools: AnyTool[];
+  readDenied: (absPath: string) => boolean;
+  warnings: string[];
+}
+
+function realpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export function startingMode(flag: PermissionMode | undefined, settings: LoadedSettings): PermissionMode {
+  const permissions = settings.settings.permissions;
+  const configured = permissions.defaultMode === "manual" ? "default" : permissions.defaultMode;
+  const fromSettings = PERMISSION_MODES.includes(configured as PermissionMode) ? (configured as PermissionMode) : undefined;
+  const mode = flag ?? fromSettings ?? "default";
+  if (mode === "bypassPermissions" && permissions.disableBypassPermissionsMode === "disable") {
+    throw new FatalError(
+      "config",
+      "Bypass permissions mode is disabled by your settings (permissions.disableBypassPermissionsMode).",
+      "Run without --dangerously-skip-permissions / --permission-mode bypassPermissions.",
+    );
+  }
+  return mode;
+}
+
+export function setUpPermissions(input: {
+  settings: LoadedSettings;
+  flagMode: PermissionMode | undefined;
+  cwd: string;
+  homeDir: string;
+  tools: readonly AnyTool[];
+  ask: ApprovalPort | undefined;
+}): PermissionSetup {
+  const { settings } = input;
+  const rules = compileRules(settings.rules as RuleInput[]);
+  const state = { mode: startingMode(input.flagMode, settings) };
+  const workingDirs = settings.settings.permissions.additionalDirectories.map((dir) => resolve(input.cwd, dir));
+  const context = (): PermissionContext => ({ mode: state.mode, cwd: input.cwd, workingDirs, homeDir: input.homeDir, realpath });
+  const hidden = new Set(toolVisibility(rules, input.tools.map((tool) => tool.name)));
+  return {
+    gate: createGate({ rules, context, ask: input.ask }),
+    rules,
+    state,
+    context,
+    visibleTools: input.tools.filter((tool) => !hidden.has(tool.name)),
+    readDenied: (absPath) => readDenied(rules, absPath, context()),
+    warnings: rules.warnings.map((warning) => `${warning.source.file ?? warning.source.scope}: ${warning.rule}: ${warning.message}`),
+  };
+}

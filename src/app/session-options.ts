@@ -1,0 +1,29 @@
+/** What the CLI (or a test) passes to open a session. */
+import type { ApprovalPort, PermissionMode } from "../permissions/types.ts";
+import type { Environment } from "../settings/paths.ts";
+import type { CliSettingsInput } from "../settings/sources.ts";
+import type { ResumeRequest } from "./resume.ts";
+
+export interface SessionOptions {
+  env: Environment;
+  version: string;
+  /** Flags that form the command-line settings layer (--settings, --model, --allowedTools, …). */
+  cli: CliSettingsInput;
+  /** `--permission-mode` / `--dangerously-skip-permissions`, checked against settings. */
+  permissionMode?: PermissionMode;
+  maxTurns?: number;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  /** `--tools`: restrict the built-in set. */
+  tools?: string[];
+  resume?: ResumeRequest;
+  sessionId?: string;
+  persist: boolean;
+  /** Asks a human about calls that need approval; absent in headless runs. */
+  ask?: ApprovalPort;
+  /** Keep running when a settings file is broken (its deny/ask rules stay in force). */
+  keepDenyOnError?: boolean;
+  /** Where settings notices, rule warnings and other start-up diagnostics go. */
+  report: (line: string) => void;
+  now?: () => Date;
+}
