@@ -186,7 +186,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,
     apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
+    baseURL: env.baseURL,
     version: options.version,
   };
-  return new Session(sessionInfo, loopDeps, toolSession, context, messages, recorder, writer);
+  return new Session(
+    sessionInfo,
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer },
+    messages,
+  );
 }

@@ -65,6 +65,10 @@ export class ContextManager {
     this.queued.push(text);
   }
 
+  get windowTokens(): number {
+    return this.options.windowTokens;
+  }
+
   get thresholdTokens(): number {
     return Math.floor((this.options.windowTokens * this.options.compactPercent) / 100);
   }

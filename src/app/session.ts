@@ -1,17 +1,20 @@
 /**
- * A running session: the conversation, its transcript and the loop wired to its tools.
- * Every event is recorded before any consumer sees it, so the transcript is never behind
- * what the user was shown.
+ * A running session: the conversation, its transcript and the loop wired to its tools, plus
+ * what the interactive UI may change mid-session (mode, model, rules). Every event is recorded
+ * before any consumer sees it, so the transcript is never behind what the user was shown.
  */
+import { estimateTokens } from "../context/compact.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../loop/events.ts";
 import { runLoop, type LoopDeps, type LoopState } from "../loop/loop.ts";
-import { costUSD } from "../model/models.ts";
+import { costUSD, modelInfo, resolveModelId } from "../model/models.ts";
 import { addUsage, zeroUsage, type ContentBlockParam, type MessageParam, type TokenUsage } from "../model/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
+import { addLocalAllowRule } from "../settings/local-writer.ts";
+import type { LoadedSettings } from "../settings/types.ts";
 import type { TranscriptWriter } from "../store/transcript.ts";
 import type { ToolSession } from "../tools/types.ts";
-import { estimateTokens } from "../context/compact.ts";
 import type { ContextManager } from "./context-manager.ts";
+import type { PermissionSetup } from "./permission-setup.ts";
 
 export interface SessionInfo {
   sessionId: string;
@@ -21,21 +24,41 @@ export interface SessionInfo {
   permissionMode: PermissionMode;
   transcriptPath: string | undefined;
   apiKeySource: "ANTHROPIC_API_KEY" | "ANTHROPIC_AUTH_TOKEN" | "none";
+  baseURL: string | undefined;
   version: string;
+}
+
+/** Everything a session holds besides the conversation; built once by bootstrap.ts. */
+export interface SessionServices {
+  loopDeps: LoopDeps;
+  toolSession: ToolSession;
+  context: ContextManager;
+  permissions: PermissionSetup;
+  settings: LoadedSettings;
+  aliasOverrides: Record<string, string>;
+  recorder: Emit | undefined;
+  writer: TranscriptWriter | undefined;
+}
+
+/** Where the context window goes, in (estimated) tokens. */
+export interface ContextUsage {
+  windowTokens: number;
+  systemTokens: number;
+  toolsTokens: number;
+  messagesTokens: number;
+  /** Input of the latest request as the API counted it (input + cache read + cache write). */
+  lastRequestTokens: number | undefined;
 }
 
 export class Session {
   private readonly state: LoopState;
   private totals: TokenUsage = zeroUsage();
+  private lastRequestTokens: number | undefined;
 
   constructor(
     readonly info: SessionInfo,
-    private readonly loopDeps: LoopDeps,
-    private readonly toolSession: ToolSession,
-    private readonly context: ContextManager,
+    private readonly services: SessionServices,
     messages: MessageParam[],
-    private readonly recorder: Emit | undefined,
-    private readonly writer: TranscriptWriter | undefined,
   ) {
     this.state = { messages };
   }
@@ -52,35 +75,87 @@ export class Session {
     return costUSD(this.info.model, this.totals);
   }
 
+  get settings(): LoadedSettings {
+    return this.services.settings;
+  }
+
+  get permissionMode(): PermissionMode {
+    return this.services.permissions.state.mode;
+  }
+
+  /** Shift+Tab / `/permissions`: takes effect from the next tool call; the model is told. */
+  setPermissionMode(mode: PermissionMode): void {
+    if (mode === this.permissionMode) return;
+    this.services.permissions.state.mode = mode;
+    this.info.permissionMode = mode;
+    this.services.context.queue(`The user switched the permission mode to ${mode}.`);
+  }
+
+  /** `/model`: the next request uses the new model (its prompt cache starts cold). */
+  setModel(nameOrAlias: string): string {
+    const model = resolveModelId(nameOrAlias, this.services.aliasOverrides);
+    const request = this.services.loopDeps.request;
+    request.model = model;
+    request.maxTokens = Math.min(request.maxTokens, modelInfo(model).maxOutputTokens);
+    this.info.model = model;
+    return model;
+  }
+
+  /** Allows a rule for the rest of the session and, with `persist`, in .clew/settings.local.json. */
+  allowRule(rule: string, persist: boolean): { file?: string } {
+    this.services.permissions.gate.grant([rule]);
+    if (!persist) return {};
+    return { file: addLocalAllowRule(this.info.cwd, rule).file };
+  }
+
+  sessionGrants(): string[] {
+    return this.services.permissions.gate.sessionGrants();
+  }
+
+  contextUsage(): ContextUsage {
+    const { request } = this.services.loopDeps;
+    return {
+      windowTokens: this.services.context.windowTokens,
+      systemTokens: Math.ceil(JSON.stringify(request.system).length / 4),
+      toolsTokens: Math.ceil(JSON.stringify(request.tools).length / 4),
+      messagesTokens: estimateTokens(this.state.messages),
+      lastRequestTokens: this.lastRequestTokens,
+    };
+  }
+
   async runTurn(prompt: string | ContentBlockParam[], emit: Emit, signal: AbortSignal): Promise<LoopOutcome> {
     const message: MessageParam = {
       role: "user",
       content: typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt,
     };
-    const both = (event: AgentEvent) => {
-      this.recorder?.(event);
-      this.context.observe(event);
-      emit(event);
-    };
+    const both = this.emitter(emit);
     this.state.messages.push(message);
     both({ type: "turn_start", message });
-    const outcome = await runLoop(this.state, this.loopDeps, both, signal);
+    const outcome = await runLoop(this.state, this.services.loopDeps, both, signal);
     this.totals = addUsage(this.totals, outcome.usage);
     return outcome;
   }
 
   /** `/compact [instructions]`: summarise history now. */
   async compact(instructions: string | undefined, emit: Emit, signal: AbortSignal): Promise<{ ok: boolean; reason?: string }> {
-    const both = (event: AgentEvent) => {
-      this.recorder?.(event);
-      emit(event);
-    };
-    const result = await this.context.compact(this.state, "manual", instructions, estimateTokens(this.state.messages), both, signal);
+    const result = await this.services.context.compact(this.state, "manual", instructions, estimateTokens(this.state.messages), this.emitter(emit), signal);
     return result.ok ? { ok: true } : { ok: false, reason: result.reason };
   }
 
   async close(): Promise<void> {
-    await this.toolSession.shells.killAll();
-    this.writer?.close();
+    await this.services.toolSession.shells.killAll();
+    this.services.writer?.close();
+  }
+
+  private emitter(emit: Emit): Emit {
+    return (event: AgentEvent) => {
+      this.services.recorder?.(event);
+      this.services.context.observe(event);
+      if (event.type === "assistant_message") {
+        const usage = event.message.usage;
+        this.lastRequestTokens = usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+      }
+      emit(event);
+    };
   }
 }

@@ -1,5 +1,5 @@
 /** Finds transcripts: the newest for a project directory, or one by id across all projects. */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,4 +35,42 @@ export function findTranscript(projectsDir: string, projectStateDir: string, ses
     if (existsSync(candidate)) return candidate;
   }
   return undefined;
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  path: string;
+  modifiedMs: number;
+  /** The first thing the user typed, for pickers (empty when the session has no prompt yet). */
+  firstPrompt: string;
+}
+
+function firstPromptOf(path: string): string {
+  // The first prompt is near the top; reading a bounded head keeps listing many sessions cheap.
+  const head = readFileSync(path, { encoding: "utf8", flag: "r" }).slice(0, 64 * 1024);
+  for (const line of head.split("\n")) {
+    let record: { type?: unknown; isMeta?: unknown; message?: { content?: unknown } };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    if (record.type !== "user" || record.isMeta) continue;
+    const content = record.message?.content;
+    const text = typeof content === "string" ? content : Array.isArray(content) ? (content[0] as { text?: unknown } | undefined)?.text : undefined;
+    if (typeof text === "string" && !text.startsWith("<system-reminder>")) return text;
+  }
+  return "";
+}
+
+/** This project's sessions, newest first. */
+export function listSessions(projectStateDir: string): SessionSummary[] {
+  if (!existsSync(projectStateDir)) return [];
+  return readdirSync(projectStateDir)
+    .filter((name) => name.endsWith(".jsonl") && isSessionId(name.slice(0, -6)))
+    .map((name) => {
+      const path = join(projectStateDir, name);
+      return { sessionId: name.slice(0, -6), path, modifiedMs: statSync(path).mtimeMs, firstPrompt: firstPromptOf(path) };
+    })
+    .sort((a, b) => b.modifiedMs - a.modifiedMs);
 }
