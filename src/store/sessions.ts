@@ -1,5 +1,5 @@
 /** Finds transcripts: the newest for a project directory, or one by id across all projects. */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,7 +47,11 @@ export interface SessionSummary {
 
 function firstPromptOf(path: string): string {
   // The first prompt is near the top; reading a bounded head keeps listing many sessions cheap.
-  const head = readFileSync(path, { encoding: "utf8", flag: "r" }).slice(0, 64 * 1024);
+  const fd = openSync(path, "r");
+  const buffer = Buffer.alloc(64 * 1024);
+  const length = readSync(fd, buffer, 0, buffer.length, 0);
+  closeSync(fd);
+  const head = buffer.subarray(0, length).toString("utf8");
   for (const line of head.split("\n")) {
     let record: { type?: unknown; isMeta?: unknown; message?: { content?: unknown } };
     try {
