@@ -163,6 +163,18 @@ function readOnlyHere(cmd: SimpleCommand, context: PermissionContext): boolean {
   return target !== undefined && staticValue(target) && !target.tilde && insideWorkingDirs(pathForms(target.value, context), context);
 }
 
+function redirectsApproved(cmd: SimpleCommand, facts: Facts, editAllows: readonly PermissionRule[], context: PermissionContext): boolean {
+  const writes = facts.writes.filter((write) => write.command === cmd && write.redirect);
+  return writes.every((write) =>
+    write.forms.every(
+      (forms) =>
+        editAllows.some((rule) => pathMatchesAll(rule, forms, context)) ||
+        (context.mode === "acceptEdits" && insideWorkingDirs(forms, context)) ||
+        context.mode === "bypassPermissions",
+    ),
+  );
+}
+
 /** acceptEdits: file commands and redirections whose every path is known and inside the working directories. */
 function editInScope(cmd: SimpleCommand, facts: Facts, context: PermissionContext): boolean {
   const writes = facts.writes.filter((write) => write.command === cmd);
@@ -192,6 +204,7 @@ export async function evaluateShell(rules: RuleSet, call: PermissionCall, contex
   if (unsafe && (unsafe.critical || context.mode !== "bypassPermissions")) return say.needsApproval(call, unsafe.why);
 
   const allowRules = rules.allow.filter((rule) => ruleConcernsTool(rule, call.toolName));
+  const editAllows = rules.allow.filter((rule) => rule.target.kind === "path" && rule.tool === "Edit");
   const toolWide = allowRules.find((rule) => rule.target.kind === "any");
   const approvedBy = new Map<SimpleCommand, PermissionRule>();
   const needs: SimpleCommand[] = [];
@@ -200,7 +213,9 @@ export async function evaluateShell(rules: RuleSet, call: PermissionCall, contex
     // An exact rule for `find … -exec CMD ;` or `watch CMD` names the command it runs.
     const parentRule = cmd.parent ? approvedBy.get(cmd.parent) : undefined;
     const rule = parentRule ?? allowRules.find((candidate) => candidate.target.kind === "command" && allowMatches(candidate.target.pattern, cmd)) ?? toolWide;
-    if (rule) approvedBy.set(cmd, rule);
+    // A rule for the command says nothing about files it redirects into: those are file writes,
+    // approved like an edit (an Edit allow rule, or acceptEdits inside the working directories).
+    if (rule && redirectsApproved(cmd, facts, editAllows, context)) approvedBy.set(cmd, rule);
     else if (!readOnlyHere(cmd, context)) needs.push(cmd);
   }
   if (needs.length === 0) {

@@ -104,7 +104,6 @@ table("allowed by Bash(npm test *) and Bash(git status)", NPM_GIT, [
   ["timeout 60 npm test", NPM],
   ["env NODE_ENV=test npm test", NPM],
   ["bash -c 'npm test'", NPM],
-  ["npm test > test-output.log", NPM],
   ["cd sub && npm test", NPM],
   ["npm test -- --grep 'a b'", NPM],
   ["npm test $(echo --verbose)", NPM],
@@ -129,6 +128,23 @@ table("deny rules see every form of a command", { allow: ["Bash(*)"], deny: ["Ba
   ["rm", { behavior: "deny", rule: "Bash(rm *)" }],
   ["ls", { behavior: "allow", rule: "Bash(*)" }],
 ]);
+
+table("a command rule does not approve the files it redirects into", NPM_GIT, [
+  ["npm test > test-output.log", ASK],
+  ["npm test >> test-output.log", ASK],
+  ["npm test 2> errors.log", ASK],
+  ["git status > status.txt", ASK],
+]);
+
+table("redirects are approved like edits: by an Edit rule", { allow: ["Bash(npm test *)", "Edit(test-output.log)"] }, [
+  ["npm test > test-output.log", NPM],
+  ["npm test > other.log", ASK],
+]);
+
+table("redirects are approved like edits: by acceptEdits inside the working directory", NPM_GIT, [
+  ["npm test > test-output.log", NPM],
+  ["npm test > /etc/passwd", ASK],
+], "acceptEdits");
 
 table("deny applies in bypassPermissions mode", { deny: ["Bash(git push *)"] }, [
   ["git push origin main", { behavior: "deny", rule: "Bash(git push *)" }],
