@@ -52,9 +52,9 @@ function toolLimits(env: Environment): ToolLimits {
   };
 }
 
-function spillTo(sessionDir: string) {
+function spillTo(spillDir: string) {
   return (toolUseId: string, text: string): string => {
-    const path = join(sessionDir, "tool-results", `${toolUseId}.txt`);
+    const path = join(spillDir, `${toolUseId}.txt`);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     writeFileSync(path, text, { mode: 0o600 });
     return path;
@@ -104,6 +104,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
 
   const limits = toolLimits(env);
+  const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
   const toolSession: ToolSession = {
     projectDir: env.cwd,
     cwd: env.cwd,
@@ -113,6 +114,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     env: { ...env.childEnv, ...settings.env, CLAUDECODE: "1", CLEW: "1" },
     limits,
     readDenied: permissions.readDenied,
+    spillDir,
   };
   const executor = new ToolExecutor({
     tools: permissions.visibleTools,
@@ -120,7 +122,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     session: toolSession,
     toolTimeoutMs: limits.bashMaxTimeoutMs + TOOL_CEILING_MARGIN_MS,
     maxResultChars: MAX_RESULT_CHARS,
-    spill: options.persist ? spillTo(join(stateDir, sessionId)) : undefined,
+    spill: spillDir ? spillTo(spillDir) : undefined,
   });
 
   const path = resumed?.path ?? transcriptPath(stateDir, sessionId);

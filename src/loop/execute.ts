@@ -8,6 +8,7 @@ import type { ContentBlockParam, ToolResultBlockParam } from "../model/types.ts"
 import type { Gate } from "../permissions/types.ts";
 import type { AnyTool, ToolOutput, ToolSession } from "../tools/types.ts";
 import { ClewError, errorMessage } from "../util/errors.ts";
+import { boundStrings } from "../util/bound-strings.ts";
 import { truncateMiddle } from "../util/truncate.ts";
 import type { Emit, PermissionDenial } from "./events.ts";
 
@@ -115,7 +116,8 @@ export class ToolExecutor {
       const output = await tool.run(input, { toolUseId: call.id, signal: limit.signal, session });
       const block = this.toResult(call.id, output);
       if (output.isError || limit.signal.aborted) block.is_error = true;
-      return { block, display: output.display, data: output.data };
+      const data = output.data === undefined ? undefined : boundStrings(output.data, this.options.maxResultChars);
+      return { block, display: output.display, data };
     } catch (thrown) {
       if (limit.timedOut()) {
         return { block: errorResult(call.id, `${tool.name} timed out after ${Math.round(this.options.toolTimeoutMs / 1000)}s.`) };

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { errorMessage, ToolError } from "../util/errors.ts";
 import { runShell, type RunResult } from "./shared/shell.ts";
@@ -50,6 +51,7 @@ export const bashTool = defineTool({
         cwd: session.cwd,
         env: session.env,
         maxOutputChars: limits.bashMaxOutputChars,
+        ...(session.spillDir ? { spillStem: join(session.spillDir, ctx.toolUseId) } : {}),
         timeoutMs,
         signal: ctx.signal,
       });

@@ -68,6 +68,8 @@ export interface ToolSession {
   /** Environment for child processes (settings `env` already applied). */
   readonly env: Readonly<Record<string, string>>;
   readonly limits: ToolLimits;
+  /** Where tools save outputs too large to return whole (undefined: nowhere, e.g. no transcript). */
+  readonly spillDir?: string;
   /** Files a `Read` deny rule covers: search tools leave them out of their results. */
   readonly readDenied?: (absPath: string) => boolean;
 }

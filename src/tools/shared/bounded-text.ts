@@ -4,8 +4,12 @@
  * command that prints 50 MB therefore costs the same memory as one that prints 30 kB, and the
  * model still sees how the output started and how it ended.
  */
-export function truncationMarker(droppedChars: number): string {
-  return `\n... [${droppedChars} characters truncated] ...\n`;
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+export function truncationMarker(droppedChars: number, savedAt?: string): string {
+  const where = savedAt ? `; the full output is saved at ${savedAt}` : "";
+  return `\n... [${droppedChars} characters truncated${where}] ...\n`;
 }
 
 export class BoundedText {
@@ -15,14 +19,24 @@ export class BoundedText {
   private tail: string[] = [];
   private tailLength = 0;
   private dropped = 0;
+  private spilling = false;
 
-  constructor(maxChars: number) {
+  /**
+   * With `spillPath`, output that outgrows the budget is also streamed to that file in full
+   * (written from the start, appended chunk by chunk), so it stays readable without being held
+   * in memory or sent to the model.
+   */
+  constructor(
+    maxChars: number,
+    private readonly spillPath?: string,
+  ) {
     const budget = Math.max(0, Math.floor(maxChars));
     this.headMax = Math.ceil(budget / 2);
     this.tailMax = budget - this.headMax;
   }
 
   append(chunk: string): void {
+    this.spill(chunk);
     let rest = chunk;
     const room = this.headMax - this.head.length;
     if (room > 0) {
@@ -44,11 +58,27 @@ export class BoundedText {
     return this.head.length === 0 && this.tailLength === 0 && this.dropped === 0;
   }
 
-  /** Head, a marker naming how much was cut (if anything was), and tail. */
+  /** Head, a marker naming how much was cut (if anything was) and where it was saved, and tail. */
   text(): string {
     const tail = this.tail.join("");
     if (this.dropped === 0) return this.head + tail;
-    return this.head + truncationMarker(this.dropped) + tail;
+    return this.head + truncationMarker(this.dropped, this.spilling ? this.spillPath : undefined) + tail;
+  }
+
+  private spill(chunk: string): void {
+    if (!this.spillPath) return;
+    try {
+      if (!this.spilling) {
+        if (this.head.length + this.tailLength + chunk.length <= this.headMax + this.tailMax || this.dropped > 0) return;
+        // Nothing has been dropped yet, so what is held is the whole output so far.
+        mkdirSync(dirname(this.spillPath), { recursive: true, mode: 0o700 });
+        appendFileSync(this.spillPath, this.head + this.tail.join(""), { mode: 0o600 });
+        this.spilling = true;
+      }
+      appendFileSync(this.spillPath, chunk);
+    } catch {
+      // A full or read-only disk costs only the saved copy; the bounded text is still returned.
+    }
   }
 
   /** Returns `text()` and starts over empty: background jobs hand out only output not yet read. */

@@ -24,6 +24,8 @@ export interface ShellSpec {
   env: Readonly<Record<string, string>>;
   /** Budget per stream (stdout and stderr each), see BoundedText. */
   maxOutputChars: number;
+  /** Where over-long output is saved in full: `<stem>.stdout.txt` and `<stem>.stderr.txt`. */
+  spillStem?: string;
 }
 
 export interface ShellExit {
@@ -52,8 +54,8 @@ export class ShellProcess {
   private killing: Promise<void> | undefined;
 
   constructor(spec: ShellSpec) {
-    this.stdout = new BoundedText(spec.maxOutputChars);
-    this.stderr = new BoundedText(spec.maxOutputChars);
+    this.stdout = new BoundedText(spec.maxOutputChars, spec.spillStem && `${spec.spillStem}.stdout.txt`);
+    this.stderr = new BoundedText(spec.maxOutputChars, spec.spillStem && `${spec.spillStem}.stderr.txt`);
     this.child = spawn(shellBinary(spec.env), ["-c", spec.command], {
       cwd: spec.cwd,
       env: childEnv(spec.env),
