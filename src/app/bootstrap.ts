@@ -131,8 +131,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const context = new ContextManager(
     {
       windowTokens: env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow,
-      compactPercent: 80,
-      autoCompact: settings.autoCompactEnabled,
+      compactPercent: Math.min(100, Math.max(1, env.autoCompactPercent ?? settings.autoCompactPercent ?? 80)),
+      autoCompact: settings.autoCompactEnabled && !env.disableAutoCompact && !env.disableCompact,
       files: toolSession.files,
       transcriptPath: () => (options.persist ? path : undefined),
       now,

@@ -4,7 +4,7 @@
  * the last request's real token usage says the window is filling up.
  */
 import { statSync } from "node:fs";
-import { compactedHistory, estimateTokens, recentTail, summaryRequest, userPrompts } from "../context/compact.ts";
+import { compactedHistory, estimateTokens, recentTail, summaryRequest, trimOldToolResults, userPrompts } from "../context/compact.ts";
 import { changedFilesLine, dateLine, localDate } from "../context/reminders.ts";
 import type { AgentEvent, Emit } from "../loop/events.ts";
 import type { LoopDeps, LoopState } from "../loop/loop.ts";
@@ -28,6 +28,7 @@ export interface ContextOptions {
 }
 
 const KEEP_MESSAGES = 6;
+const TRIMMED_RESULT_CHARS = 2_000;
 
 export class ContextManager {
   private lastDate: string | undefined;
@@ -84,6 +85,8 @@ export class ContextManager {
         // Compacting again right away would loop forever: what is left does not fit.
         emit({ type: "notice", level: "warning", message: "Context is still nearly full right after compaction; continuing without compacting again." });
         this.compactedLastTime = false;
+      } else if (used >= this.thresholdTokens && this.trimmed(state, used, emit)) {
+        this.usageAtCompaction = lastUsage;
       } else if (used >= this.thresholdTokens) {
         const result = await this.compact(state, "auto", undefined, used, emit, signal);
         this.compactedLastTime = result.ok;
@@ -96,6 +99,16 @@ export class ContextManager {
     this.appendReminders(state, emit);
     this.sentCount = state.messages.length;
   };
+
+  /** Shortens old tool results when that alone brings the context well under the threshold. */
+  private trimmed(state: LoopState, used: number, emit: Emit): boolean {
+    const { messages, savedTokens } = trimOldToolResults(state.messages, KEEP_MESSAGES, TRIMMED_RESULT_CHARS);
+    if (savedTokens <= 0 || used - savedTokens > this.thresholdTokens * 0.75) return false;
+    state.messages.splice(0, state.messages.length, ...messages);
+    this.sentCount = 0;
+    emit({ type: "notice", level: "info", message: `Context filling up: shortened older tool results (about ${savedTokens} tokens).` });
+    return true;
+  }
 
   private appendReminders(state: LoopState, emit: Emit): void {
     const lines: string[] = [];

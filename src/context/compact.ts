@@ -72,11 +72,13 @@ export function recentTail(history: readonly MessageParam[], keep: number, maxCh
 
 function shrinkToolResults(message: MessageParam, maxChars: number): MessageParam {
   if (message.role !== "user" || typeof message.content === "string") return message;
+  let changed = false;
   const content = message.content.map((block) => {
-    if (block.type !== "tool_result" || typeof block.content !== "string") return block;
+    if (block.type !== "tool_result" || typeof block.content !== "string" || block.content.length <= maxChars) return block;
+    changed = true;
     return { ...block, content: truncateMiddle(block.content, maxChars) };
   });
-  return { role: "user", content };
+  return changed ? { role: "user", content } : message;
 }
 
 export interface CompactedHistoryInput {
@@ -102,4 +104,24 @@ export function compactedHistory(input: CompactedHistoryInput): MessageParam[] {
 /** Rough token count for text we have not sent yet (about four bytes per token). */
 export function estimateTokens(messages: readonly MessageParam[]): number {
   return Math.ceil(JSON.stringify(messages).length / 4);
+}
+
+/**
+ * The cheaper first step when the window fills: shorten tool results older than the most recent
+ * `keep` messages to their head and tail. Every tool_use/tool_result pair stays intact.
+ */
+export function trimOldToolResults(
+  history: readonly MessageParam[],
+  keep: number,
+  maxChars: number,
+): { messages: MessageParam[]; savedTokens: number } {
+  const cut = Math.max(0, history.length - keep);
+  let saved = 0;
+  const messages = history.map((message, index) => {
+    if (index >= cut) return message;
+    const shrunk = shrinkToolResults(message, maxChars);
+    if (shrunk !== message) saved += estimateTokens([message]) - estimateTokens([shrunk]);
+    return shrunk;
+  });
+  return { messages, savedTokens: saved };
 }

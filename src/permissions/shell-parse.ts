@@ -3,10 +3,12 @@
  * use so start-up does not pay for it) and lists every simple command it would run: through
  * `&& || ; | |& &` and newlines, subshells and groups, `$( )`, backticks, `<( )` `>( )`, control
  * flow bodies, function bodies, heredoc bodies and the words of arithmetic and test expressions.
- * Anything the walker does not know is reported as unparseable, never skipped.
+ * Anything the walker does not know is reported as unparseable, never skipped. Plain lines skip
+ * mvdan-sh altogether (shell-lexer.ts).
  */
 import type { ShFile, ShLit, ShNode, ShParser, ShRedirect, ShStmt, ShSyntax, ShWord } from "mvdan-sh";
 import type { CommandOrigin, RawCommand, RedirectOp, ShellRedirect, ShellWord } from "./shell-types.ts";
+import { parseSimpleLine } from "./shell-lexer.ts";
 import { decodeWord, unquoteDoubleQuoted, type WordSource } from "./shell-words.ts";
 
 interface Loaded {
@@ -88,6 +90,11 @@ export function loadShellParser(): Promise<Loaded> {
     return { syntax, parser, redirectOps };
   });
   return loading;
+}
+
+/** Whether mvdan-sh has been asked for yet: plain command lines must not load it. */
+export function shellParserLoaded(): boolean {
+  return loading !== undefined;
 }
 
 class UnsupportedSyntax extends Error {}
@@ -286,6 +293,13 @@ class Walker implements WordSource {
 
 /** Every simple command in `source`, or why it cannot be understood. */
 export async function parseShell(source: string, origin: CommandOrigin = "top"): Promise<ParseOutcome> {
+  const simple = parseSimpleLine(source, origin);
+  if (simple) return { ok: true, commands: simple };
+  return parseWithMvdan(source, origin);
+}
+
+/** `parseShell` without the fast path, which must always agree with it. */
+export async function parseWithMvdan(source: string, origin: CommandOrigin = "top"): Promise<ParseOutcome> {
   const { syntax, parser, redirectOps } = await loadShellParser();
   let file: ShFile;
   try {

@@ -33,6 +33,11 @@ export interface Environment {
   bashMaxTimeoutMs: number | undefined;
   bashMaxOutputChars: number | undefined;
   contextWindow: number | undefined;
+  /** Compact when a request would use this share of the window (1–100). */
+  autoCompactPercent: number | undefined;
+  /** DISABLE_AUTO_COMPACT / DISABLE_COMPACT. */
+  disableAutoCompact: boolean;
+  disableCompact: boolean;
   noColor: boolean;
   /** The environment handed to child processes (tools, hooks). */
   childEnv: Record<string, string>;
@@ -42,6 +47,10 @@ function intFrom(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const parsed = Number.parseInt(value, 10);
   return Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -93,6 +102,9 @@ export function readEnvironment(
     bashMaxTimeoutMs: intFrom(env.BASH_MAX_TIMEOUT_MS),
     bashMaxOutputChars: intFrom(env.BASH_MAX_OUTPUT_LENGTH),
     contextWindow: intFrom(env.CLEW_CONTEXT_WINDOW),
+    autoCompactPercent: intFrom(env.CLEW_AUTOCOMPACT_PCT ?? env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE),
+    disableAutoCompact: truthy(env.DISABLE_AUTO_COMPACT),
+    disableCompact: truthy(env.DISABLE_COMPACT),
     noColor: nonEmpty(env.NO_COLOR) !== undefined,
     childEnv,
   };

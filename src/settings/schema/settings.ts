@@ -36,6 +36,8 @@ const settingsShape = {
   statusLine: statusLineSchema.optional(),
   autoCompactEnabled: z.boolean().optional(),
   autoCompactWindow: z.number().int().min(100_000).max(1_000_000).optional(),
+  /** clew: compact when a request would use this share of the window (default 80). */
+  autoCompactPercent: z.number().int().min(1).max(100).optional(),
   includeCoAuthoredBy: z.boolean().optional(),
   attribution: attributionSchema.optional(),
   availableModels: z.array(z.string()).optional(),
