@@ -74,7 +74,8 @@ function shrinkToolResults(message: MessageParam, maxChars: number): MessagePara
   if (message.role !== "user" || typeof message.content === "string") return message;
   let changed = false;
   const content = message.content.map((block) => {
-    if (block.type !== "tool_result" || typeof block.content !== "string" || block.content.length <= maxChars) return block;
+    // The allowance covers the truncation marker, so shortening twice changes nothing.
+    if (block.type !== "tool_result" || typeof block.content !== "string" || block.content.length <= maxChars + 200) return block;
     changed = true;
     return { ...block, content: truncateMiddle(block.content, maxChars) };
   });
