@@ -5,12 +5,15 @@
  */
 import type { LoopOutcome } from "../loop/events.ts";
 import { costUSD, modelInfo } from "../model/models.ts";
+import type { ContextUsage } from "./session.ts";
 
 export interface ResultContext {
   sessionId: string;
   model: string;
   durationMs: number;
   maxTurns: number | undefined;
+  /** Where the context window goes (clew addition; consumers ignore unknown fields). */
+  context?: ContextUsage;
 }
 
 export interface ResultObject {
@@ -30,6 +33,7 @@ export interface ResultObject {
   usage: Record<string, unknown>;
   modelUsage: Record<string, Record<string, number | string>>;
   permission_denials: LoopOutcome["denials"];
+  context_window?: Record<string, number | null>;
   uuid: string;
 }
 
@@ -73,6 +77,17 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
       },
     },
     permission_denials: outcome.denials,
+    ...(context.context
+      ? {
+          context_window: {
+            window_tokens: context.context.windowTokens,
+            system_tokens: context.context.systemTokens,
+            tools_tokens: context.context.toolsTokens,
+            messages_tokens: context.context.messagesTokens,
+            last_request_tokens: context.context.lastRequestTokens ?? null,
+          },
+        }
+      : {}),
     uuid: crypto.randomUUID(),
   };
   switch (outcome.reason) {

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { openSession } from "../app/bootstrap.ts";
 import type { Session } from "../app/session.ts";
-import type { AgentEvent } from "../loop/events.ts";
+import type { AgentEvent, Emit, LoopOutcome } from "../loop/events.ts";
+import { zeroUsage } from "../model/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import { FatalError } from "../util/errors.ts";
 import type { CliOptions } from "./args.ts";
@@ -44,6 +45,14 @@ async function resolvePrompt(options: CliOptions, io: PrintIO): Promise<string> 
     throw new FatalError("usage", "Error: Input must be provided either through stdin or as a prompt argument when using --print");
   }
   return parts.join("\n\n");
+}
+
+/** `clew -p -c "/compact [instructions]"`: summarise the resumed conversation now. */
+async function compactNow(session: Session, instructions: string | undefined, emit: Emit, signal: AbortSignal): Promise<LoopOutcome> {
+  const result = await session.compact(instructions?.trim() || undefined, emit, signal);
+  const base: LoopOutcome = { reason: "completed", stopReason: null, numTurns: 0, finalText: "", usage: zeroUsage(), apiMs: 0, denials: [] };
+  if (result.ok) return { ...base, finalText: "Conversation compacted." };
+  return { ...base, reason: "api_error", error: { message: result.reason ?? "Compaction failed.", status: null, category: "unknown" } };
 }
 
 export async function runPrint(options: CliOptions, env: Environment, version: string, io: PrintIO): Promise<number> {
@@ -101,9 +110,12 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   };
 
   emitFrame(initFrame(info));
-  let outcome;
+  let outcome: LoopOutcome;
   try {
-    outcome = await session.runTurn(prompt, onEvent, controller.signal);
+    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+    outcome = compact
+      ? await compactNow(session, compact[1], onEvent, controller.signal)
+      : await session.runTurn(prompt, onEvent, controller.signal);
   } finally {
     await session.close();
   }
@@ -112,6 +124,7 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     model: info.model,
     durationMs: performance.now() - started,
     maxTurns: options.maxTurns ?? env.maxTurns,
+    context: session.contextUsage(),
   });
   emitFrame(result as unknown as Frame);
   if (options.outputFormat === "json") io.write(`${JSON.stringify(verboseJson ? collected : result)}\n`);

@@ -78,6 +78,18 @@ export function framesFor(event: AgentEvent, info: SessionInfo, partial: boolean
             ]
           : [],
       );
+    case "compact_boundary":
+      return [
+        {
+          type: "system",
+          subtype: "compact_boundary",
+          compact_metadata: { trigger: event.trigger, pre_tokens: event.preTokens },
+          session_id: info.sessionId,
+          uuid: crypto.randomUUID(),
+        },
+      ];
+    case "status":
+      return [{ type: "system", subtype: "status", status: event.status, session_id: info.sessionId, uuid: crypto.randomUUID() }];
     case "permission_denied":
       return [
         {

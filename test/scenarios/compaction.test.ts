@@ -78,3 +78,35 @@ describe("scenario: compaction", () => {
     expect(JSON.stringify(resentMessages)).toContain(SUMMARY);
   });
 });
+
+describe("scenario: /compact in headless mode", () => {
+  test("-c '/compact <instructions>' summarises the last session; the next resume starts from the summary", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const configDir = tempDirectory("clew-config-");
+    const first = await startFakeAnthropic({ script: [reply().toolUse("Read", { file_path: join(dir, "a.txt") }), reply().text("It says alpha.")] });
+    servers.push(first);
+    expect((await runClew(["-p", "what is in a.txt? keep answers short"], { cwd: dir, baseURL: first.url, configDir })).code).toBe(0);
+
+    const summarizer = await startFakeAnthropic({
+      script: [(request) => reply().text(/focus on a\.txt/.test(lastUserText(request)) ? "Summary: a.txt holds alpha." : "instructions lost")],
+    });
+    servers.push(summarizer);
+    const compacted = await runClew(["-p", "-c", "/compact focus on a.txt", "--output-format", "stream-json", "--verbose"], {
+      cwd: dir,
+      baseURL: summarizer.url,
+      configDir,
+    });
+    expect(compacted.code).toBe(0);
+    const frames = compacted.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(frames.find((frame) => frame.subtype === "compact_boundary")).toMatchObject({ compact_metadata: { trigger: "manual" } });
+    expect(frames.at(-1)).toMatchObject({ type: "result", result: "Conversation compacted.", is_error: false });
+
+    const next = await startFakeAnthropic({ script: [reply().text("ok")] });
+    servers.push(next);
+    expect((await runClew(["-p", "-c", "and now?"], { cwd: dir, baseURL: next.url, configDir })).code).toBe(0);
+    const sent = JSON.stringify(next.requests[0]?.body.messages);
+    expect(sent).toContain("Summary: a.txt holds alpha.");
+    expect(sent).toContain("keep answers short");
+    expect(next.violations).toEqual([]);
+  });
+});
