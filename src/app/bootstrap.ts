@@ -14,7 +14,7 @@ import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
 import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir, type Environment } from "../settings/paths.ts";
-import { transcriptPath } from "../store/sessions.ts";
+import { isSessionId, transcriptPath } from "../store/sessions.ts";
 import { TranscriptWriter } from "../store/transcript.ts";
 import { FileTracker } from "../tools/shared/file-tracker.ts";
 import { ShellJobRegistry } from "../tools/shared/shell-jobs.ts";
@@ -23,7 +23,7 @@ import { FatalError } from "../util/errors.ts";
 import { ContextManager } from "./context-manager.ts";
 import { loadStartupInstructions } from "./instruction-context.ts";
 import { setUpPermissions } from "./permission-setup.ts";
-import { createRecorder } from "./recorder.ts";
+import { createRecorder, recordHistory } from "./recorder.ts";
 import { loadResumed } from "./resume.ts";
 import type { SessionOptions } from "./session-options.ts";
 import { Session, type SessionInfo } from "./session.ts";
@@ -87,7 +87,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
   const model = resolveModelId(options.cli.model ?? env.model ?? settings.model ?? resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides);
   const info = modelInfo(model);
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? crypto.randomUUID();
+  if (options.sessionId !== undefined && !isSessionId(options.sessionId)) {
+    throw new FatalError("usage", `error: --session-id must be a valid UUID (got '${options.sessionId}').`);
+  }
+  const forked = resumed !== undefined && options.fork === true;
+  const sessionId = (forked ? undefined : resumed?.sessionId) ?? options.sessionId ?? crypto.randomUUID();
 
   const selected = selectTools(builtinTools, options.tools, []);
   if (selected.unknown.length > 0) {
@@ -125,7 +129,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     spill: spillDir ? spillTo(spillDir) : undefined,
   });
 
-  const path = resumed?.path ?? transcriptPath(stateDir, sessionId);
+  const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const instructions = await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled);
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const context = new ContextManager(
@@ -173,12 +177,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const identity = { sessionId, cwd: env.cwd, version: options.version, gitBranch: "" };
   let writer: TranscriptWriter | undefined;
   if (options.persist) {
-    writer = resumed ? TranscriptWriter.append(path, identity, resumed.leafUuid) : TranscriptWriter.create(path, identity, model, now());
+    writer =
+      resumed && !forked ? TranscriptWriter.append(path, identity, resumed.leafUuid) : TranscriptWriter.create(path, identity, model, now());
+    if (forked) recordHistory(writer, resumed.messages, now);
   }
   const recorder = writer ? createRecorder(writer, now) : undefined;
   const messages: MessageParam[] = resumed?.messages ?? [];
   context.restoreFrom(messages);
-  if (resumed && recorder && resumed.repairs) recorder(resumed.repairs);
+  if (resumed && !forked && recorder && resumed.repairs) recorder(resumed.repairs);
 
   const sessionInfo: SessionInfo = {
     sessionId,

@@ -91,6 +91,11 @@ export function createRecorder(writer: TranscriptWriter, now: () => Date): Emit 
   };
 }
 
+/** Writes a whole conversation into a fresh transcript (`--fork-session`). */
+export function recordHistory(writer: TranscriptWriter, messages: readonly MessageParam[], now: () => Date): void {
+  messages.forEach((message, index) => recordMessage(writer, message, false, `msg_fork_${index}`, now));
+}
+
 /** Re-records a kept message after a compaction boundary, one content block per record. */
 function recordMessage(writer: TranscriptWriter, message: MessageParam, isSummary: boolean, id: string, now: () => Date): void {
   const blocks: ContentBlockParam[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;

@@ -17,6 +17,8 @@ export interface SessionOptions {
   /** `--tools`: restrict the built-in set. */
   tools?: string[];
   resume?: ResumeRequest;
+  /** With `resume`: copy the history into a new session instead of appending to the old one. */
+  fork?: boolean;
   sessionId?: string;
   persist: boolean;
   /** Asks a human about calls that need approval; absent in headless runs. */

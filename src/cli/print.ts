@@ -71,6 +71,7 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     appendSystemPrompt: readTextOption(options.appendSystemPrompt, options.appendSystemPromptFile, "--append-system-prompt"),
     tools: options.tools,
     resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
+    fork: options.forkSession,
     sessionId: options.sessionId,
     persist: options.persistSession,
     report: (line) => io.writeError(`${line}\n`),
