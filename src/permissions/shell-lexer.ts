@@ -163,7 +163,8 @@ export function parseSimpleLine(source: string, origin: CommandOrigin): RawComma
       continue;
     }
     if (ch === ">" || ch === "&" || source.startsWith("2>", index)) {
-      // Only as a token of its own: `x2>/dev/null` or `12>/dev/null` would read the digits as a descriptor.
+      // Only after a blank, as a token of its own (a word never ends at `>`, so `12>x` never gets here);
+      // this also keeps `|&` and redirections glued to an operator out.
       const lexed = blank ? lexRedirect(source, index) : undefined;
       if (!lexed || !line.addRedirect(lexed.redirect)) return undefined;
       index = lexed.end;
