@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyEdits, format, type FormattingOptions, modify } from "jsonc-parser";
 import { FatalError } from "../util/errors.ts";
-import { writeFileAtomicSync } from "./atomic-file.ts";
+import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { parseStrictJson } from "./json-source.ts";
 import { isPlainObject } from "./key-path.ts";
 import { SettingsError } from "./problems.ts";

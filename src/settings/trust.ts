@@ -8,7 +8,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FatalError } from "../util/errors.ts";
-import { writeFileAtomicSync } from "./atomic-file.ts";
+import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { isPlainObject } from "./key-path.ts";
 
 export interface TrustEntry {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { errorMessage, ToolError } from "../util/errors.ts";
-import { runShell, type RunResult } from "./shared/shell.ts";
+import { loadShellSupport, runShell, type RunResult } from "./shared/shell.ts";
 import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
 
@@ -40,6 +40,7 @@ export const bashTool = defineTool({
   async run(args, ctx): Promise<ToolOutput> {
     const { session } = ctx;
     const notes = ensureCwdExists(session);
+    await loadShellSupport();
     if (args.run_in_background === true) return startInBackground(args, session, notes);
 
     const limits = session.limits;

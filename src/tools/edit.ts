@@ -2,7 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { ToolError } from "../util/errors.ts";
-import { writeFileAtomic } from "./shared/atomic-write.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 import { checkBeforeChange, rememberWritten } from "./shared/freshness.ts";
 import { fsToolError, missingFileError, resolveToolPath } from "./shared/paths.ts";
 import { lineDiff } from "./shared/unified-diff.ts";

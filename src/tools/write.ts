@@ -1,7 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "./shared/atomic-write.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 import { checkBeforeChange, rememberWritten } from "./shared/freshness.ts";
 import { fsToolError, resolveToolPath } from "./shared/paths.ts";
 import { lineDiff } from "./shared/unified-diff.ts";

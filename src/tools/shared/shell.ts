@@ -3,8 +3,7 @@
  * kill reaches every grandchild, not just the shell), stdin from /dev/null, output held in bounded
  * buffers, and with a timeout / abort that leaves nothing running behind it.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +43,15 @@ export function childEnv(env: Readonly<Record<string, string>>): Record<string, 
   return { ...env, CLAUDECODE: "1", CLEW: "1" };
 }
 
+// node:child_process is loaded on first use: a static import of it is evaluated when the binary
+// starts, even on paths that never run a command.
+let childProcess: typeof import("node:child_process") | undefined;
+
+/** Call (and await) before starting a ShellProcess. */
+export async function loadShellSupport(): Promise<void> {
+  childProcess ??= await import("node:child_process");
+}
+
 export class ShellProcess {
   readonly stdout: BoundedText;
   readonly stderr: BoundedText;
@@ -56,7 +64,8 @@ export class ShellProcess {
   constructor(spec: ShellSpec) {
     this.stdout = new BoundedText(spec.maxOutputChars, spec.spillStem && `${spec.spillStem}.stdout.txt`);
     this.stderr = new BoundedText(spec.maxOutputChars, spec.spillStem && `${spec.spillStem}.stderr.txt`);
-    this.child = spawn(shellBinary(spec.env), ["-c", spec.command], {
+    if (!childProcess) throw new Error("loadShellSupport() must run before a shell starts");
+    this.child = childProcess.spawn(shellBinary(spec.env), ["-c", spec.command], {
       cwd: spec.cwd,
       env: childEnv(spec.env),
       stdio: ["ignore", "pipe", "pipe"],
@@ -160,7 +169,8 @@ export async function runShell(options: RunOptions): Promise<RunResult> {
   const empty = { stdout: "", stderr: "", exitCode: null, signal: null, finalCwd: undefined };
   if (options.signal.aborted) return { ...empty, timedOut: false, interrupted: true };
 
-  const cwdFile = join(tmpdir(), `clew-cwd-${randomUUID()}`);
+  await loadShellSupport();
+  const cwdFile = join(tmpdir(), `clew-cwd-${crypto.randomUUID()}`);
   const shell = new ShellProcess({ ...options, command: withCwdTrailer(options.command, cwdFile) });
   let timedOut = false;
   let interrupted = false;

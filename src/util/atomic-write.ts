@@ -1,0 +1,78 @@
+/**
+ * Writes a file so that readers see either the old or the new content, never a half-written
+ * file: the data goes to a temp file in the same directory (same file system), then `rename`
+ * replaces the target in one step.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { open, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/** A sibling temp name. Global Web Crypto, not node:crypto: that module costs MB at start-up. */
+function tempPathFor(target: string): string {
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${suffix}.tmp`);
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/**
+ * `mode` is the existing file's permission bits, kept on the new file; leave it undefined for a
+ * new file, which then gets the process default (0o666 minus umask).
+ */
+export async function writeFileAtomic(target: string, data: string, mode?: number): Promise<void> {
+  const temp = tempPathFor(target);
+  let handle;
+  try {
+    handle = await open(temp, "wx", mode ?? 0o666);
+  } catch (error) {
+    // A writable file in a read-only directory can't get a sibling temp file; overwriting it in
+    // place is the only way left, and still better than refusing.
+    const code = errorCode(error);
+    if (mode !== undefined && (code === "EACCES" || code === "EPERM")) {
+      await writeFile(target, data, "utf8");
+      return;
+    }
+    throw error;
+  }
+  try {
+    try {
+      await handle.writeFile(data, "utf8");
+      // `open` applies the umask; chmod sets the bits exactly as the original had them.
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** The synchronous form, for the few small files written at start-up (settings, trust). */
+export function writeFileAtomicSync(target: string, data: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  let mode: number | undefined;
+  try {
+    mode = statSync(target).mode & 0o777;
+  } catch {
+    mode = undefined;
+  }
+  const temp = tempPathFor(target);
+  const fd = openSync(temp, "wx", mode ?? 0o644);
+  try {
+    try {
+      writeSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
