@@ -8,6 +8,7 @@ import type {
   ContentBlockParam,
   MessageParam,
   RawMessageStreamEvent,
+  RetryInfo,
   StopReason,
   TokenUsage,
 } from "../model/types.ts";
@@ -48,15 +49,7 @@ export type AgentEvent =
   | { type: "raw_stream"; event: RawMessageStreamEvent }
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; text: string }
-  | {
-      type: "api_retry";
-      attempt: number;
-      maxRetries: number;
-      delayMs: number;
-      status: number | null;
-      category: ApiErrorCategory;
-      message: string;
-    }
+  | ({ type: "api_retry" } & RetryInfo)
   | { type: "assistant_message"; message: AssistantMessage }
   | { type: "tool_start"; id: string; name: string; input: unknown }
   | {

@@ -91,20 +91,22 @@ export type ApiErrorCategory =
   | "aborted"
   | "unknown";
 
+/** A failed attempt that will be retried after `delayMs`. */
+export interface RetryInfo {
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  status: number | null;
+  category: ApiErrorCategory;
+  message: string;
+}
+
 /** What one model request produces, in order. Exactly one `message` or a thrown ApiFailure ends it. */
 export type ModelEvent =
   | { type: "raw"; event: RawMessageStreamEvent }
   | { type: "text_delta"; index: number; text: string }
   | { type: "thinking_delta"; index: number; text: string }
-  | {
-      type: "retry";
-      attempt: number;
-      maxRetries: number;
-      delayMs: number;
-      status: number | null;
-      category: ApiErrorCategory;
-      message: string;
-    }
+  | ({ type: "retry" } & RetryInfo)
   | { type: "message"; message: AssistantMessage };
 
 export type StreamFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ModelEvent>;
