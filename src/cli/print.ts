@@ -56,6 +56,9 @@ async function compactNow(session: Session, instructions: string | undefined, em
 }
 
 export async function runPrint(options: CliOptions, env: Environment, version: string, io: PrintIO): Promise<number> {
+  if (options.inputFormat === "stream-json") {
+    throw new FatalError("usage", "error: --input-format stream-json is not supported by this version of clew.", "Pass the prompt as an argument or as plain text on stdin.");
+  }
   if (options.outputFormat === "stream-json" && !options.verbose) {
     throw new FatalError("usage", "Error: When using --print, --output-format=stream-json requires --verbose");
   }
