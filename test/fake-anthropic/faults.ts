@@ -122,7 +122,7 @@ function streamFault(
     afterEvents: Math.max(0, Math.floor(afterEvents)),
     errorType,
     message: options.message ?? DEFAULT_MESSAGE[errorType] ?? `Fake ${errorType}`,
-    resetDelayMs: options.resetDelayMs ?? 20,
+    resetDelayMs: options.resetDelayMs ?? 250,
   };
 }
 
@@ -137,7 +137,7 @@ export const midStreamError = (
 ): StreamFault => streamFault("midStreamError", reply, afterEvents, options);
 
 /**
- * `afterEvents` events, then a connection reset. The reset waits `resetDelayMs` (default 20)
+ * `afterEvents` events, then a connection reset. The reset waits `resetDelayMs` (default 250)
  * after the last event: a TCP reset makes the receiving kernel discard bytes the client has
  * not read yet, so resetting at once would also swallow the events meant to arrive.
  */
