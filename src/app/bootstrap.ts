@@ -196,6 +196,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
     baseURL: env.baseURL,
     version: options.version,
+    instructionFiles: instructions.files,
   };
   return new Session(
     sessionInfo,

@@ -18,6 +18,8 @@ import { projectStateDir, type Environment } from "../settings/paths.ts";
 export interface StartupInstructions {
   text: string;
   problems: string[];
+  /** Paths of the files loaded at start, in load order. */
+  files: string[];
   /** Watches Read calls and yields the nested instruction files they uncover, rendered. */
   watcher: NestedInstructionWatcher;
 }
@@ -66,5 +68,5 @@ export async function loadStartupInstructions(env: Environment, excludes: readon
     const memory = loadAutoMemory({ memoryDir: join(projectStateDir(env.configDir, repoRoot ?? env.cwd), "memory") });
     if (memory) files.push(memory);
   }
-  return { text: renderInstructions(files), problems: set.problems, watcher: new NestedInstructionWatcher(options, set) };
+  return { text: renderInstructions(files), problems: set.problems, files: files.map((file) => file.path), watcher: new NestedInstructionWatcher(options, set) };
 }

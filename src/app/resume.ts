@@ -6,9 +6,9 @@ import { join } from "node:path";
 import type { AgentEvent } from "../loop/events.ts";
 import { answerDanglingToolUses } from "../loop/history.ts";
 import type { ContentBlockParam, MessageParam } from "../model/types.ts";
-import type { Environment } from "../settings/paths.ts";
+import { projectStateDir, type Environment } from "../settings/paths.ts";
 import { activeChain, rebuildMessages } from "../store/rebuild.ts";
-import { findTranscript, latestTranscript } from "../store/sessions.ts";
+import { findTranscript, latestTranscript, listSessions, type SessionSummary } from "../store/sessions.ts";
 import { readTranscript } from "../store/transcript.ts";
 import { FatalError } from "../util/errors.ts";
 
@@ -63,4 +63,11 @@ export function loadResumed(env: Environment, stateDir: string, request: ResumeR
     leafUuid: typeof leaf?.uuid === "string" ? leaf.uuid : null,
     repairs: added.length > 0 ? { type: "tool_results", message: { role: "user", content: added }, data: {} } : undefined,
   };
+}
+
+export type { SessionSummary };
+
+/** This project's sessions, newest first (for `/resume`). */
+export function listProjectSessions(env: Environment): SessionSummary[] {
+  return listSessions(projectStateDir(env.configDir, env.cwd));
 }

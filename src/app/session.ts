@@ -26,6 +26,8 @@ export interface SessionInfo {
   apiKeySource: "ANTHROPIC_API_KEY" | "ANTHROPIC_AUTH_TOKEN" | "none";
   baseURL: string | undefined;
   version: string;
+  /** Instruction files (AGENTS.md, CLAUDE.md, rules, memory) loaded into the system prompt, for `/memory`. */
+  instructionFiles: string[];
 }
 
 /** Everything a session holds besides the conversation; built once by bootstrap.ts. */
@@ -73,6 +75,11 @@ export class Session {
 
   get costUSD(): number {
     return costUSD(this.info.model, this.totals);
+  }
+
+  /** Dollars for some usage at this session's model's list price (the UI's per-turn footer). */
+  costFor(usage: TokenUsage): number {
+    return costUSD(this.info.model, usage);
   }
 
   get settings(): LoadedSettings {

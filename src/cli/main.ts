@@ -55,8 +55,9 @@ export async function main(argv: readonly string[], version: string): Promise<nu
     }
     const env = readEnvironment();
     if (!options.print) {
-      writeErr("clew: the interactive terminal UI is not available in this build yet; use clew -p \"<prompt>\".\n");
-      return 1;
+      // Loaded only when a session runs, like print mode.
+      const { runInteractive } = await import("./interactive.ts");
+      return await runInteractive(options, env, version);
     }
     const io: PrintIO = {
       write: writeOut,

@@ -23,7 +23,7 @@ export interface PrintIO {
 
 const STDIN_LIMIT = 10 * 1024 * 1024;
 
-function readTextOption(inline: string | undefined, file: string | undefined, flag: string): string | undefined {
+export function readTextOption(inline: string | undefined, file: string | undefined, flag: string): string | undefined {
   if (inline !== undefined && file !== undefined) {
     throw new FatalError("usage", `error: ${flag} and ${flag}-file cannot be used together.`);
   }

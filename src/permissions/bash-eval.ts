@@ -215,7 +215,9 @@ export async function evaluateShell(rules: RuleSet, call: PermissionCall, contex
     const rule = parentRule ?? allowRules.find((candidate) => candidate.target.kind === "command" && allowMatches(candidate.target.pattern, cmd)) ?? toolWide;
     // A rule for the command says nothing about files it redirects into: those are file writes,
     // approved like an edit (an Edit allow rule, or acceptEdits inside the working directories).
-    if (rule && redirectsApproved(cmd, facts, editAllows, context)) approvedBy.set(cmd, rule);
+    // A tool-wide `Bash` allow covers everything a command may do, `> file` included (it could as
+    // well run `tee file`); writes outside the working directories were stopped by the safety check.
+    if (rule && (rule === toolWide || redirectsApproved(cmd, facts, editAllows, context))) approvedBy.set(cmd, rule);
     else if (!readOnlyHere(cmd, context)) needs.push(cmd);
   }
   if (needs.length === 0) {

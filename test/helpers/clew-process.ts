@@ -73,7 +73,7 @@ export function transcripts(configDir: string): string[] {
   if (!existsSync(projects)) return [];
   return readdirSync(projects).flatMap((project) =>
     readdirSync(join(projects, project))
-      .filter((name) => name.endsWith(".jsonl"))
+      .filter((name) => name.endsWith(".jsonl") && name !== "history.jsonl")
       .map((name) => join(projects, project, name)),
   );
 }

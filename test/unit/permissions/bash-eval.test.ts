@@ -136,6 +136,11 @@ table("a command rule does not approve the files it redirects into", NPM_GIT, [
   ["git status > status.txt", ASK],
 ]);
 
+table("a tool-wide Bash allow covers redirects inside the working directory", { allow: ["Bash"] }, [
+  ["echo $$ > pid.txt; sleep 30", { behavior: "allow", rule: "Bash" }],
+  ["npm test > /etc/passwd", ASK],
+]);
+
 table("redirects are approved like edits: by an Edit rule", { allow: ["Bash(npm test *)", "Edit(test-output.log)"] }, [
   ["npm test > test-output.log", NPM],
   ["npm test > other.log", ASK],

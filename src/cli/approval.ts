@@ -1,0 +1,112 @@
+/**
+ * The approval port of an interactive session: when the gate asks, the live line pauses, the
+ * user sees the exact command or the edit, and answers Yes / Yes-and-don't-ask-again (the
+ * narrowest rule, saved to .clew/settings.local.json; file edits: all edits for this session) /
+ * No with a reason that goes back to the model. Esc, or No without a reason, also stops the turn.
+ */
+import { relative } from "node:path";
+import type { Session } from "../app/session.ts";
+import type { ApprovalAnswer, ApprovalPort, PermissionEvaluation, PermissionRequest } from "../permissions/types.ts";
+import type { ApprovalChoice, ApprovalView } from "../ui/ask.ts";
+import { editPreview } from "../ui/diff.ts";
+import { displayPath } from "../ui/format.ts";
+import type { LiveLine } from "../ui/live.ts";
+import type { Renderer } from "../ui/renderer.ts";
+import type { Theme } from "../ui/theme.ts";
+
+const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+/** The rule granted by "Yes, allow all edits during this session" (covers every edit tool). */
+const ALL_EDITS_RULE = "Edit";
+
+export interface ApprovalDeps {
+  session: () => Session | undefined;
+  theme: Theme;
+  live: LiveLine;
+  renderer: () => Renderer;
+  /** Shows the question and returns the answer (clack on a terminal, numbered lines otherwise). */
+  ask: (view: ApprovalView) => Promise<ApprovalChoice>;
+  /** Stops the running turn (Esc at the prompt, or No without a reason). */
+  stopTurn: () => void;
+  /** Whether the turn was already stopped: later calls of the same reply are not asked about. */
+  turnStopped: () => boolean;
+  print: (text: string) => void;
+}
+
+function field(input: unknown, name: string): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+export function approvalView(request: PermissionRequest, evaluation: PermissionEvaluation, theme: Theme, cwd: string): ApprovalView {
+  const { toolName, input } = request;
+  let question = `Allow ${toolName}${request.subject ? ` on ${request.subject}` : ""}?`;
+  let detail: string[] = [request.subject];
+  if (toolName === "Bash") {
+    question = "Run this command?";
+    detail = (field(input, "command") ?? request.subject).split("\n").map((line) => theme.bold(line));
+    const description = field(input, "description");
+    if (description) detail.push(theme.dim(description));
+  } else if (EDIT_TOOLS.has(toolName)) {
+    const path = field(input, "file_path") ?? field(input, "notebook_path") ?? request.subject;
+    question = `${toolName === "Write" ? "Write" : "Make this edit to"} ${displayPath(path, cwd)}?`;
+    detail = editPreview(toolName, input, theme) ?? [request.subject];
+  }
+  detail.push(theme.dim(evaluation.reason));
+  const view: ApprovalView = { question, detail };
+  const suggestions = evaluation.suggestions ?? [];
+  if (EDIT_TOOLS.has(toolName) && suggestions.length === 0 && !evaluation.rule) view.alwaysLabel = "Yes, allow all edits during this session";
+  else if (suggestions.length > 0) view.alwaysLabel = `Yes, and don't ask again for ${suggestions.join(", ")} in ${cwd}`;
+  return view;
+}
+
+export function createApprovalPort(deps: ApprovalDeps): ApprovalPort {
+  // One question at a time, even when calls run concurrently.
+  let queue: Promise<unknown> = Promise.resolve();
+  const port: ApprovalPort = (request, evaluation) => {
+    const answer = queue.then(() => askOne(deps, request, evaluation));
+    queue = answer.catch(() => undefined);
+    return answer;
+  };
+  return port;
+}
+
+async function askOne(deps: ApprovalDeps, request: PermissionRequest, evaluation: PermissionEvaluation): Promise<ApprovalAnswer> {
+  if (deps.turnStopped()) return { allow: false };
+  const session = deps.session();
+  const cwd = session?.info.cwd ?? "/";
+  const view = approvalView(request, evaluation, deps.theme, cwd);
+  deps.renderer().flush();
+  const since = deps.live.since;
+  const status = deps.live.pause();
+  let choice: ApprovalChoice;
+  try {
+    choice = await deps.ask(view);
+  } finally {
+    deps.live.resume(status, since);
+  }
+  deps.renderer().afterPrompt(request.toolUseId, EDIT_TOOLS.has(request.toolName));
+  switch (choice.kind) {
+    case "yes":
+      return { allow: true };
+    case "always": {
+      const suggestions = evaluation.suggestions ?? [];
+      if (suggestions.length === 0) return { allow: true, remember: [ALL_EDITS_RULE] };
+      for (const rule of suggestions) {
+        try {
+          const saved = session?.allowRule(rule, true);
+          if (saved?.file) deps.print(deps.theme.dim(`  Saved ${rule} to ${relative(cwd, saved.file)}`));
+        } catch (error) {
+          deps.print(deps.theme.red(`  Could not save ${rule}: ${error instanceof Error ? error.message : String(error)}`));
+        }
+      }
+      return { allow: true };
+    }
+    case "no":
+      if (choice.reason === "") deps.stopTurn();
+      return choice.reason === "" ? { allow: false } : { allow: false, reason: choice.reason };
+    case "cancel":
+      deps.stopTurn();
+      return { allow: false };
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * `clew` without -p: the line-oriented interactive session. Output is appended to the
+ * scrollback; only the prompt being edited and one status line are redrawn, and only on a
+ * terminal. Piped stdin is read line by line; non-TTY output gets no colour and no control codes.
+ */
+import type { ResumeRequest } from "../app/resume.ts";
+import { projectStateDir, type Environment } from "../settings/paths.ts";
+import { LineEditor } from "../ui/editor.ts";
+import { PlainInput, TtyInput, type PromptSource } from "../ui/input.ts";
+import type { Key } from "../ui/keys.ts";
+import { LiveLine } from "../ui/live.ts";
+import type { Terminal } from "../ui/terminal.ts";
+import { colorEnabled, createTheme, type Theme } from "../ui/theme.ts";
+import type { CliOptions } from "./args.ts";
+import { appendHistory, historyPath, loadHistory } from "./history.ts";
+import { completeInput } from "./prompt-input.ts";
+import { MODE_LABELS, Repl } from "./repl.ts";
+import { commandNames } from "./slash/index.ts";
+import { resumeCommand } from "./slash/resume.ts";
+import { plainControl, ttyControl, type TerminalControl } from "./terminal-control.ts";
+
+/** How long "press Ctrl+C again to exit" stays armed. */
+const EXIT_ARM_MS = 3000;
+
+function processTerminal(): Terminal {
+  const out = process.stdout;
+  const isTTY = out.isTTY === true;
+  return {
+    isTTY,
+    // Raw mode may turn off output newline translation; on a TTY every line ends in \r\n.
+    write: (text) => {
+      out.write(isTTY ? text.replace(/\r?\n/g, "\r\n") : text);
+    },
+    // A pseudo-terminal nobody sized reports 0 columns.
+    columns: () => out.columns || 80,
+  };
+}
+
+function resumeRequest(options: CliOptions): ResumeRequest | undefined {
+  if (options.continue) return { kind: "continue" };
+  if (typeof options.resume === "string") return { kind: "id", id: options.resume };
+  return undefined;
+}
+
+function banner(repl: Repl, theme: Theme): string {
+  const { info } = repl.session;
+  const mode = repl.session.permissionMode;
+  const first = `${theme.cyan("✻")} ${theme.bold("clew")} ${info.version} · ${info.model} · ${info.cwd}${mode === "default" ? "" : ` · ${mode}`}`;
+  return `${first}\n${theme.dim("  /help for help · !cmd runs a shell command · @path attaches a file · #note adds to AGENTS.md · shift+tab cycles the mode")}`;
+}
+
+export async function runInteractive(options: CliOptions, env: Environment, version: string): Promise<number> {
+  const stdin = process.stdin;
+  const term = processTerminal();
+  const keyboard = stdin.isTTY === true && term.isTTY;
+  const theme = createTheme(colorEnabled(term.isTTY, env.noColor));
+  const live = new LiveLine(term, theme, () => Date.now(), keyboard ? "esc to interrupt" : "ctrl+c to interrupt");
+  const history = loadHistory(historyPath(projectStateDir(env.configDir, env.cwd)));
+  let armedUntil = 0;
+  let repl: Repl | undefined;
+
+  const footer = (): string | undefined => {
+    const parts: string[] = [];
+    const mode = repl?.session.permissionMode ?? "default";
+    if (mode !== "default") parts.push(`${MODE_LABELS[mode]} (shift+tab to cycle)`);
+    if (Date.now() < armedUntil) parts.push("Press Ctrl+C again to exit");
+    return parts.length > 0 ? parts.join(" · ") : undefined;
+  };
+  const editor = new LineEditor(term, theme, {
+    prompt: theme.bold("> "),
+    continuation: "  ",
+    history,
+    complete: (buffer, cursor) => completeInput(buffer, cursor, commandNames(), env.cwd),
+    footer,
+  });
+  const print = (text: string): void => live.print(text);
+  let input: PromptSource;
+  let control: TerminalControl;
+  let tty: TtyInput | undefined;
+  if (keyboard) {
+    tty = new TtyInput(stdin, term, editor);
+    input = tty;
+    control = ttyControl(tty, stdin, process.stdout, print);
+  } else {
+    input = new PlainInput(stdin, (text) => term.write(`${text}\n`));
+    control = plainControl(input, print);
+  }
+
+  // Raw mode from the start: keys typed while the session opens are kept as type-ahead.
+  tty?.start();
+  const session = new Repl({ env, version, options, theme, live, terminal: control });
+  const resume = resumeRequest(options);
+  try {
+    await session.start(resume);
+  } catch (error) {
+    input.close();
+    throw error;
+  }
+  repl = session;
+  print(banner(session, theme));
+  if (resume) session.replay();
+
+  if (tty) {
+    tty.onGone = () => {
+      session.exit();
+      session.interrupt();
+      // Writes to a vanished terminal may never complete; don't let cleanup hang.
+      setTimeout(() => process.exit(129), 2_000).unref();
+    };
+    tty.onShiftTab = () => session.cycleMode();
+    tty.busyKey = (key: Key): boolean => {
+      if (key.kind !== "key") return false;
+      if (key.name === "escape" || key.name === "ctrlC") {
+        session.interrupt();
+        return true;
+      }
+      if (key.name === "shiftTab") {
+        const mode = session.cycleMode();
+        print(theme.dim(`Permission mode: ${mode}`));
+        return true;
+      }
+      return false;
+    };
+  }
+
+  let exitCode = 0;
+  const stop = (code: number): void => {
+    exitCode = code;
+    session.exit();
+    session.interrupt();
+    input.close();
+  };
+  const onSigint = (): void => {
+    // Ctrl+C arrives as a key on a raw terminal; this is piped input or a `kill -INT`.
+    if (session.busy) session.interrupt();
+    else stop(130);
+  };
+  const onSigterm = (): void => stop(143);
+  const onSighup = (): void => {
+    stop(129);
+    // The terminal is gone: writes to it may never complete, so don't let cleanup hang.
+    setTimeout(() => process.exit(129), 2_000).unref();
+  };
+  const onResize = (): void => editor.redraw();
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  process.on("SIGHUP", onSighup);
+  process.stdout.on("resize", onResize);
+
+  try {
+    if (options.resume === true) await resumeCommand.run("", session);
+    if (options.prompt) {
+      print(`${theme.bold(">")} ${options.prompt}`);
+      await session.submit(options.prompt);
+    }
+    const statePath = historyPath(projectStateDir(env.configDir, env.cwd));
+    let gap = true;
+    while (!session.exiting) {
+      // A blank line before each new prompt; not when the same prompt is shown again.
+      if (keyboard && gap) term.write("\n");
+      gap = true;
+      const event = await input.read();
+      if (event.kind === "eof" || session.exiting) break;
+      if (event.kind === "interrupt") {
+        gap = false;
+        if (Date.now() < armedUntil) break;
+        armedUntil = Date.now() + EXIT_ARM_MS;
+        setTimeout(() => editor.redraw(), EXIT_ARM_MS + 50);
+        continue;
+      }
+      armedUntil = 0;
+      if (event.text.trim() === "") {
+        gap = false;
+        continue;
+      }
+      appendHistory(statePath, event.text, new Date());
+      await session.submit(event.text);
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+    process.off("SIGHUP", onSighup);
+    process.stdout.off("resize", onResize);
+    input.close();
+    live.stop();
+    const { info } = session.session;
+    if (info.transcriptPath && session.session.messages.length > 0) print(theme.dim(`\nResume this conversation with: clew -r ${info.sessionId}`));
+    await session.close();
+  }
+  return exitCode;
+}

@@ -1,0 +1,43 @@
+/**
+ * A resumed conversation, condensed for the scrollback: the user's prompts, the model's text
+ * and one line per tool call. Results, reminders and thinking are left out.
+ */
+import type { ContentBlockParam, MessageParam } from "../model/types.ts";
+import { toolSubject } from "./format.ts";
+import { MarkdownLines } from "./markdown.ts";
+import type { Theme } from "./theme.ts";
+
+const MAX_TEXT_LINES = 12;
+
+function blocksOf(message: MessageParam): ContentBlockParam[] {
+  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+}
+
+function isReminder(text: string): boolean {
+  return text.trimStart().startsWith("<system-reminder>");
+}
+
+export function replayLines(messages: readonly MessageParam[], theme: Theme, cwd: string): string[] {
+  const out: string[] = [];
+  const markdown = new MarkdownLines(theme);
+  for (const message of messages) {
+    for (const block of blocksOf(message)) {
+      if (block.type === "text") {
+        const text = block.text.trim();
+        if (text === "" || isReminder(text)) continue;
+        if (message.role === "user") {
+          out.push("", ...text.split("\n").map((line, i) => theme.dim(`${i === 0 ? ">" : " "} ${line}`)));
+          continue;
+        }
+        const lines = text.split("\n");
+        markdown.reset();
+        out.push("", ...lines.slice(0, MAX_TEXT_LINES).map((line) => markdown.render(line)));
+        if (lines.length > MAX_TEXT_LINES) out.push(theme.dim(`… ${lines.length - MAX_TEXT_LINES} more lines`));
+      } else if (block.type === "tool_use") {
+        const subject = toolSubject(block.name, block.input, cwd);
+        out.push(`${theme.green("●")} ${theme.bold(block.name)}${subject ? ` ${subject}` : ""}`);
+      }
+    }
+  }
+  return out;
+}
