@@ -13,7 +13,7 @@ const clewBin = join(root, "dist/clew");
 const floorBin = join(root, "dist/bench-floor");
 
 for (const [entry, outfile] of [["src/main.ts", clewBin], ["scripts/bench/floor-agent.ts", floorBin]] as const) {
-  const built = await Bun.build({ entrypoints: [join(root, entry)], compile: { outfile }, minify: true, bytecode: true, format: "esm" });
+  const built = await Bun.build({ entrypoints: [join(root, entry)], compile: { outfile }, minify: true, bytecode: true, format: "esm", splitting: true });
   if (!built.success) throw new Error(`build of ${entry} failed`);
 }
 
