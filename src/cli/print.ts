@@ -2,7 +2,6 @@
  * Headless mode (`clew -p`): one turn, output as text, json or stream-json, and Claude Code's
  * exit codes. All three formats consume the same event stream; none re-implements the loop.
  */
-import { readFileSync } from "node:fs";
 import { openSession } from "../app/bootstrap.ts";
 import type { Session } from "../app/session.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../loop/events.ts";
@@ -11,6 +10,7 @@ import type { Environment } from "../settings/paths.ts";
 import { FatalError } from "../util/errors.ts";
 import type { CliOptions } from "./args.ts";
 import { buildResult, textResult } from "../app/result.ts";
+import { sessionFlags } from "./session-flags.ts";
 import { framesFor, initFrame, type Frame } from "./stream-json.ts";
 
 export interface PrintIO {
@@ -22,18 +22,6 @@ export interface PrintIO {
 }
 
 const STDIN_LIMIT = 10 * 1024 * 1024;
-
-export function readTextOption(inline: string | undefined, file: string | undefined, flag: string): string | undefined {
-  if (inline !== undefined && file !== undefined) {
-    throw new FatalError("usage", `error: ${flag} and ${flag}-file cannot be used together.`);
-  }
-  if (file === undefined) return inline;
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    throw new FatalError("usage", `error: cannot read ${flag}-file ${file}.`, "Check that the file exists and is readable.");
-  }
-}
 
 async function resolvePrompt(options: CliOptions, io: PrintIO): Promise<string> {
   const piped = await io.readStdin();
@@ -65,18 +53,10 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   const started = performance.now();
   const prompt = await resolvePrompt(options, io);
   const session: Session = await openSession({
-    env,
-    version,
-    cli: options,
-    permissionMode: options.permissionMode,
-    maxTurns: options.maxTurns,
-    systemPrompt: readTextOption(options.systemPrompt, options.systemPromptFile, "--system-prompt"),
-    appendSystemPrompt: readTextOption(options.appendSystemPrompt, options.appendSystemPromptFile, "--append-system-prompt"),
-    tools: options.tools,
+    ...sessionFlags(options, env, version),
     resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
     fork: options.forkSession,
     sessionId: options.sessionId,
-    persist: options.persistSession,
     report: (line) => io.writeError(`${line}\n`),
   });
 

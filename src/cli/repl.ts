@@ -17,7 +17,7 @@ import type { Theme } from "../ui/theme.ts";
 import { ClewError } from "../util/errors.ts";
 import type { CliOptions } from "./args.ts";
 import { createApprovalPort } from "./approval.ts";
-import { readTextOption } from "./print.ts";
+import { sessionFlags } from "./session-flags.ts";
 import type { TerminalControl } from "./terminal-control.ts";
 import { appendNote, resolveMentions, runShellCommand, shellContext } from "./prompt-input.ts";
 import { COMMANDS, parseCommand, type SlashCommand, type SlashContext } from "./slash/index.ts";
@@ -255,19 +255,11 @@ export class Repl implements SlashContext {
       print: this.print,
     });
     const session = await openSession({
-      env,
-      version,
-      cli: options,
-      permissionMode: options.permissionMode,
-      maxTurns: options.maxTurns,
-      systemPrompt: readTextOption(options.systemPrompt, options.systemPromptFile, "--system-prompt"),
-      appendSystemPrompt: readTextOption(options.appendSystemPrompt, options.appendSystemPromptFile, "--append-system-prompt"),
-      tools: options.tools,
+      ...sessionFlags(options, env, version),
       resume,
       // --fork-session applies to the session clew starts with, not to a later /resume.
       fork: resume !== undefined && this.current === undefined && options.forkSession,
       sessionId: resume || this.current ? undefined : options.sessionId,
-      persist: options.persistSession,
       ask,
       keepDenyOnError: true,
       report: (line) => reports.push(line),

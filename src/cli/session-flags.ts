@@ -1,0 +1,40 @@
+/**
+ * The part of opening a session that both modes (headless and interactive) take from the
+ * command line, so the two cannot drift apart.
+ */
+import { readFileSync } from "node:fs";
+import type { SessionOptions } from "../app/session-options.ts";
+import type { Environment } from "../settings/paths.ts";
+import { FatalError } from "../util/errors.ts";
+import type { CliOptions } from "./args.ts";
+
+/** `--x` or `--x-file`, never both. */
+export function readTextOption(inline: string | undefined, file: string | undefined, flag: string): string | undefined {
+  if (inline !== undefined && file !== undefined) {
+    throw new FatalError("usage", `error: ${flag} and ${flag}-file cannot be used together.`);
+  }
+  if (file === undefined) return inline;
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    throw new FatalError("usage", `error: cannot read ${flag}-file ${file}.`, "Check that the file exists and is readable.");
+  }
+}
+
+export function sessionFlags(
+  options: CliOptions,
+  env: Environment,
+  version: string,
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist"> {
+  return {
+    env,
+    version,
+    cli: options,
+    permissionMode: options.permissionMode,
+    maxTurns: options.maxTurns,
+    systemPrompt: readTextOption(options.systemPrompt, options.systemPromptFile, "--system-prompt"),
+    appendSystemPrompt: readTextOption(options.appendSystemPrompt, options.appendSystemPromptFile, "--append-system-prompt"),
+    tools: options.tools,
+    persist: options.persistSession,
+  };
+}
