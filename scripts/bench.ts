@@ -24,7 +24,7 @@ const agents = {
 
 const tasks = [
   { name: "fix-a-test (5 steps)", workspace: failingTestWorkspace, script: fixScript, answer: DONE },
-  { name: "read/grep (30 steps)", workspace: readGrepWorkspace, script: readGrepScript, answer: READ_GREP_ANSWER },
+  { name: "read/grep/edit (30 steps)", workspace: readGrepWorkspace, script: readGrepScript, answer: READ_GREP_ANSWER },
 ];
 
 type Summary = Record<keyof Omit<RunMetrics, "ok" | "iterations">, number> & { failures: number };

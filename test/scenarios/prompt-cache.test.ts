@@ -32,7 +32,7 @@ function promptBlocks(body: JsonObject): { blocks: string[]; lastBreakpoint: num
 }
 
 describe("scenario: prompt caching", () => {
-  test("30 steps: prefix written once, later input read from cache, earlier bytes never change", async () => {
+  test("30 read/grep/edit steps: prefix written once, later input read from cache, earlier bytes never change", async () => {
     const dir = readGrepWorkspace();
     server = await startFakeAnthropic({ script: readGrepScript(dir) });
     const run = await runClew(["-p", "audit the handlers", "--permission-mode", "bypassPermissions"], {
@@ -56,9 +56,8 @@ describe("scenario: prompt caching", () => {
       read += request.cache?.cacheReadInputTokens ?? 0;
       total += request.cache?.totalTokens ?? 0;
     }
-    // The bound is set by this task's new content per step (a 7 kB file read each turn); the
-    // benchmark reports the exact figure.
-    expect(read / total).toBeGreaterThan(0.93);
+    // The bar: at least 95% of all input after the first request is read from cache.
+    expect(read / total).toBeGreaterThanOrEqual(0.95);
 
     for (let i = 1; i < requests.length; i++) {
       const before = promptBlocks(requests[i - 1]?.body as JsonObject);
