@@ -78,15 +78,17 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
   async function getClient(): Promise<Messages> {
     if (client) return client;
     const [{ BaseAnthropic: Base }, { Messages: MessagesResource }] = await preloadSdk();
+    // The bearer token outranks the key, as in Claude Code. An API key goes in `x-api-key`, the
+    // header every Anthropic-compatible gateway checks (this SDK would send it as a bearer
+    // token); an explicit header also stops the SDK from hunting for credentials on disk.
+    const keyHeader = !options.authToken && options.apiKey ? { "x-api-key": options.apiKey } : {};
     const base: BaseAnthropic = new Base({
-      // The bearer token outranks the key, as in Claude Code; explicit nulls stop the SDK from
-      // hunting for credentials on disk.
-      apiKey: options.authToken ? null : (options.apiKey ?? null),
+      apiKey: null,
       authToken: options.authToken ?? null,
       baseURL: options.baseURL ?? null,
       maxRetries: 0,
       timeout: options.requestTimeoutMs,
-      defaultHeaders: options.headers,
+      defaultHeaders: { ...options.headers, ...keyHeader },
     });
     client = new MessagesResource(base);
     return client;

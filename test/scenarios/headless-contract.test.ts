@@ -159,3 +159,22 @@ describe("tool selection", () => {
     expect(systemFrames(parseFrames(run.stdout), "init")[0]?.tools).toEqual(offered);
   });
 });
+
+describe("credentials on the wire", () => {
+  test("ANTHROPIC_API_KEY is sent as x-api-key; ANTHROPIC_AUTH_TOKEN as a bearer token and wins", async () => {
+    for (const [env, auth, header] of [
+      [{ ANTHROPIC_API_KEY: "sk-key" }, "x-api-key", "sk-key"],
+      [{ ANTHROPIC_API_KEY: "sk-key", ANTHROPIC_AUTH_TOKEN: "tok" }, "bearer", "Bearer tok"],
+    ] as const) {
+      const { fake, options } = await setup([reply().text(DONE)]);
+      const run = await runClew(["-p", "hi"], { ...options, env: { ...env } });
+      expect(run.code).toBe(0);
+      const request = requestAt(fake, 0);
+      expect(request.auth).toBe(auth);
+      expect(auth === "bearer" ? request.headers.authorization : request.headers["x-api-key"]).toBe(header);
+      if (auth === "x-api-key") expect(request.headers.authorization).toBeUndefined();
+      await fake.close();
+      server = undefined;
+    }
+  });
+});
