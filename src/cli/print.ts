@@ -68,7 +68,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   });
 
   const info = session.info;
-  const verboseJson = options.outputFormat === "json" && options.verbose;
+  // `verbose: true` in settings turns json output into the message array too, as in Claude Code.
+  const verboseJson = options.outputFormat === "json" && (options.verbose || session.settings.settings.verbose === true);
   const collected: Frame[] = [];
   const emitFrame = (frame: Frame) => {
     if (options.outputFormat === "stream-json") io.write(`${JSON.stringify(frame)}\n`);

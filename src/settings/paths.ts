@@ -91,7 +91,10 @@ export function readEnvironment(
     baseURL: nonEmpty(env.ANTHROPIC_BASE_URL),
     model: nonEmpty(env.ANTHROPIC_MODEL),
     aliasOverrides,
-    customHeaders: parseHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
+    customHeaders: {
+      ...parseHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
+      ...(nonEmpty(env.ANTHROPIC_BETAS) ? { "anthropic-beta": (env.ANTHROPIC_BETAS as string).split(",").map((beta) => beta.trim()).filter(Boolean).join(",") } : {}),
+    },
     maxRetries: intFrom(env.CLEW_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
     maxOutputTokens: intFrom(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS),
     maxThinkingTokens: intFrom(env.MAX_THINKING_TOKENS),

@@ -178,3 +178,17 @@ describe("credentials on the wire", () => {
     }
   });
 });
+
+describe("settings that shape headless output", () => {
+  test("verbose: true in settings makes json output the message array, result last", async () => {
+    const { fake, dir, options } = await setup([reply().text(DONE)]);
+    await Bun.write(join(dir, ".clew/settings.json"), JSON.stringify({ verbose: true }));
+    const run = await runClew(["-p", "hi", "--output-format", "json"], options);
+    expect(run.code).toBe(0);
+    expect(fake.violations).toEqual([]);
+    const frames = JSON.parse(run.stdout) as Array<{ type: string; subtype?: string }>;
+    expect(Array.isArray(frames)).toBe(true);
+    expect(frames[0]).toMatchObject({ type: "system", subtype: "init" });
+    expect(frames.at(-1)).toMatchObject({ type: "result", result: DONE });
+  });
+});
