@@ -100,6 +100,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const permissions = setUpPermissions({
     settings: loaded,
     flagMode: options.permissionMode,
+    unsandboxedRoot: env.unsandboxedRoot,
     cwd: env.cwd,
     homeDir: env.homeDir,
     tools: selected.tools,

@@ -32,7 +32,7 @@ function realpath(path: string): string | undefined {
   }
 }
 
-export function startingMode(flag: PermissionMode | undefined, settings: LoadedSettings): PermissionMode {
+export function startingMode(flag: PermissionMode | undefined, settings: LoadedSettings, unsandboxedRoot = false): PermissionMode {
   const permissions = settings.settings.permissions;
   const configured = permissions.defaultMode === "manual" ? "default" : permissions.defaultMode;
   const fromSettings = PERMISSION_MODES.includes(configured as PermissionMode) ? (configured as PermissionMode) : undefined;
@@ -44,12 +44,20 @@ export function startingMode(flag: PermissionMode | undefined, settings: LoadedS
       "Run without --dangerously-skip-permissions / --permission-mode bypassPermissions.",
     );
   }
+  if (mode === "bypassPermissions" && unsandboxedRoot) {
+    throw new FatalError(
+      "config",
+      "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons.",
+      "Run as a normal user, or inside a container or sandbox (set IS_SANDBOX=1 if clew cannot detect it).",
+    );
+  }
   return mode;
 }
 
 export function setUpPermissions(input: {
   settings: LoadedSettings;
   flagMode: PermissionMode | undefined;
+  unsandboxedRoot: boolean;
   cwd: string;
   homeDir: string;
   tools: readonly AnyTool[];
@@ -57,7 +65,7 @@ export function setUpPermissions(input: {
 }): PermissionSetup {
   const { settings } = input;
   const rules = compileRules(settings.rules as RuleInput[]);
-  const state = { mode: startingMode(input.flagMode, settings) };
+  const state = { mode: startingMode(input.flagMode, settings, input.unsandboxedRoot) };
   const workingDirs = settings.settings.permissions.additionalDirectories.map((dir) => resolve(input.cwd, dir));
   const context = (): PermissionContext => ({ mode: state.mode, cwd: input.cwd, workingDirs, homeDir: input.homeDir, realpath });
   const hidden = new Set(toolVisibility(rules, input.tools.map((tool) => tool.name)));

@@ -3,6 +3,7 @@
  * directory. Everything else receives these values as arguments, so tests can run any part of
  * clew against a temporary HOME and workspace without mutating globals.
  */
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -39,6 +40,8 @@ export interface Environment {
   disableAutoCompact: boolean;
   disableCompact: boolean;
   noColor: boolean;
+  /** Running as root outside a recognised container or sandbox (bypass mode is refused then). */
+  unsandboxedRoot: boolean;
   /** The environment handed to child processes (tools, hooks). */
   childEnv: Record<string, string>;
 }
@@ -109,6 +112,8 @@ export function readEnvironment(
     disableAutoCompact: truthy(env.DISABLE_AUTO_COMPACT),
     disableCompact: truthy(env.DISABLE_COMPACT),
     noColor: nonEmpty(env.NO_COLOR) !== undefined,
+    unsandboxedRoot:
+      process.getuid?.() === 0 && !truthy(env.IS_SANDBOX) && !existsSync("/.dockerenv") && !existsSync("/run/.containerenv"),
     childEnv,
   };
 }
