@@ -150,7 +150,30 @@ function safetyCheck(facts: Facts, rules: RuleSet, context: PermissionContext): 
   return undefined;
 }
 
-function readOnlyHere(cmd: SimpleCommand, context: PermissionContext): boolean {
+/** Commands that list or inspect the paths they are given (beyond the readers in bash-readonly). */
+const LISTERS = new Set(["ls", "tree", "du", "stat", "file", "find", "realpath", "readlink", "dir"]);
+
+function listedPaths(cmd: SimpleCommand): ShellWord[] {
+  const name = cmd.argv[0] ?? "";
+  if (!LISTERS.has(name)) return [];
+  const args = cmd.words.slice(1);
+  // find's paths come before its expression; the others take paths anywhere but options.
+  const end = name === "find" ? args.findIndex((word) => /^[-(!]/.test(word.value)) : -1;
+  return (end === -1 ? args : args.slice(0, end)).filter((word) => !word.value.startsWith("-"));
+}
+
+/**
+ * Read-only commands run without a rule only on paths inside the working directories, as the
+ * Read tool does: `cat ~/.ssh/id_rsa` or `ls /etc` needs approval like a Read there would.
+ */
+function pathsInside(cmd: SimpleCommand, facts: Facts, context: PermissionContext): boolean {
+  const read = facts.reads.filter((use) => use.command === cmd);
+  if (read.some((use) => use.word.tilde) || fileReads(cmd).some((word) => !staticValue(word))) return false;
+  if (!read.every((use) => use.forms.every((forms) => insideWorkingDirs(forms, context)))) return false;
+  return listedPaths(cmd).every((word) => !word.tilde && staticValue(word) && insideWorkingDirs(pathForms(word.value, context), context));
+}
+
+function readOnlyHere(cmd: SimpleCommand, context: PermissionContext, facts?: Facts): boolean {
   if (fileWrites(cmd).length > 0) return false;
   if (cmd.argv.length === 0) return cmd.assignments.every(harmlessAssignment);
   const name = cmd.argv[0] ?? "";
@@ -158,6 +181,7 @@ function readOnlyHere(cmd: SimpleCommand, context: PermissionContext): boolean {
     return cmd.words.slice(1).every((word) => !word.dynamic && (/^-[xrgaAp]+$/.test(word.value) || harmlessAssignment(word.raw)));
   }
   if (!isReadOnlyCommand(cmd)) return false;
+  if (facts && !pathsInside(cmd, facts, context)) return false;
   if (name !== "cd") return true;
   const target = cmd.words[1];
   return target !== undefined && staticValue(target) && !target.tilde && insideWorkingDirs(pathForms(target.value, context), context);
@@ -218,7 +242,7 @@ export async function evaluateShell(rules: RuleSet, call: PermissionCall, contex
     // A tool-wide `Bash` allow covers everything a command may do, `> file` included (it could as
     // well run `tee file`); writes outside the working directories were stopped by the safety check.
     if (rule && (rule === toolWide || redirectsApproved(cmd, facts, editAllows, context))) approvedBy.set(cmd, rule);
-    else if (!readOnlyHere(cmd, context)) needs.push(cmd);
+    else if (!readOnlyHere(cmd, context, facts)) needs.push(cmd);
   }
   if (needs.length === 0) {
     const [rule] = approvedBy.values();

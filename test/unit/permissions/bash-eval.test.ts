@@ -240,7 +240,24 @@ table("read-only commands that write, run or escape ask", {}, [
   ["X=-delete; find . $X", ASK],
   ['rg "$OPTS" pattern', ASK],
   ["git log $REV", ASK],
-  ["ls *.ts && cat $F", ALLOW],
+  ["ls *.ts && cat $F", ASK],
+  ["ls *.ts && cat README.md", ALLOW],
+]);
+
+table("read-only commands on paths outside the working directory ask, like Read would", {}, [
+  ["cat /etc/passwd", ASK],
+  ["head -5 ~/.ssh/id_rsa", ASK],
+  ["ls ~/.ssh", ASK],
+  ["ls /etc", ASK],
+  ["find / -name id_rsa", ASK],
+  ["grep -r password /etc", ASK],
+  ["wc -l ../other-project/secret.txt", ASK],
+  ["cat < /etc/shadow", ASK],
+  ["ls", ALLOW],
+  ["ls -la sub", ALLOW],
+  ["find . -name '*.ts'", ALLOW],
+  ["grep -rn TODO .", ALLOW],
+  ["cat .env.example", ALLOW],
 ]);
 
 table("rm of critical paths asks even with Bash(rm *)", { allow: ["Bash(rm *)"] }, [
