@@ -47,6 +47,9 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   if (options.inputFormat === "stream-json") {
     throw new FatalError("usage", "error: --input-format stream-json is not supported by this version of clew.", "Pass the prompt as an argument or as plain text on stdin.");
   }
+  if (options.resume === true) {
+    throw new FatalError("usage", "error: --resume needs a session ID with --print.", "Pass the ID (clew -p -r <id> …), use -c for the latest session, or run clew -r without -p to pick one.");
+  }
   if (options.outputFormat === "stream-json" && !options.verbose) {
     throw new FatalError("usage", "Error: When using --print, --output-format=stream-json requires --verbose");
   }

@@ -192,3 +192,16 @@ describe("settings that shape headless output", () => {
     expect(frames.at(-1)).toMatchObject({ type: "result", result: DONE });
   });
 });
+
+describe("resume arguments in print mode", () => {
+  test("-r without an ID is refused with a hint; an unknown ID names it", async () => {
+    const { fake, options } = await setup([reply().text(DONE)]);
+    const bare = await runClew(["-p", "hello", "-r"], options);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain("--resume needs a session ID");
+    const unknown = await runClew(["-p", "-r", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "hello"], options);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No conversation found with session ID: 3f2504e0-4f89-41d3-9a0c-0305e82c3301");
+    expect(fake.requests.length).toBe(0);
+  });
+});
