@@ -142,7 +142,12 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
         if (signal.aborted) throw new ApiFailure("aborted", null, "Request aborted");
         const failure = classifyError(thrown);
         if (!failure.retryable || attemptNumber >= options.maxRetries) {
-          throw new ApiFailure(failure.category, failure.status, failure.message);
+          // Say where clew tried to go: a wrong ANTHROPIC_BASE_URL is the usual cause.
+          const message =
+            failure.category === "connection" || failure.category === "stalled"
+              ? `${failure.message} (${options.baseURL ?? "https://api.anthropic.com"}; check ANTHROPIC_BASE_URL and the network)`
+              : failure.message;
+          throw new ApiFailure(failure.category, failure.status, message);
         }
         const delayMs = retryDelayMs(attemptNumber, failure.retryAfterMs);
         yield {
