@@ -205,3 +205,20 @@ describe("resume arguments in print mode", () => {
     expect(fake.requests.length).toBe(0);
   });
 });
+
+describe("unreachable endpoint", () => {
+  test("a connection failure exits 1 and names the endpoint clew tried", async () => {
+    const dir = writeWorkspace({});
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    const run = await runClew(["-p", "hi"], {
+      cwd: dir,
+      baseURL: "http://127.0.0.1:9",
+      configDir: tempDirectory("clew-config-"),
+      env: { CLEW_MAX_RETRIES: "0" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("http://127.0.0.1:9");
+    expect(run.stderr).toContain("ANTHROPIC_BASE_URL");
+  });
+});
