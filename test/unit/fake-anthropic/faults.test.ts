@@ -2,7 +2,7 @@
  * Each fault, seen from the real SDK. These tests pin down how `@anthropic-ai/sdk` surfaces
  * every failure mode, which is what clew's model client has to handle.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import {
   AnthropicError,
   APIConnectionError,
@@ -23,23 +23,12 @@ import {
   rateLimited,
   reply,
   stall,
-  startFakeAnthropic,
   truncate,
-  type FakeAnthropicOptions,
   type FakeServer,
 } from "../../fake-anthropic/index.ts";
-import { params, sdkClient } from "./sdk.ts";
+import { fakeServerPerTest, params, sdkClient } from "./sdk.ts";
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(options: FakeAnthropicOptions): Promise<FakeServer> {
-  server = await startFakeAnthropic(options);
-  return server;
-}
+const start = fakeServerPerTest();
 
 /** Iterates a raw stream, returning the event types seen and what (if anything) was thrown. */
 async function drain(fake: FakeServer, signal?: AbortSignal): Promise<{ seen: string[]; error: unknown }> {

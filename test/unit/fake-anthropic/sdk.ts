@@ -1,7 +1,21 @@
 /** The real SDK client pointed at a fake server, and a request body the tests vary. */
 import { Anthropic } from "@anthropic-ai/sdk";
 import type { MessageCreateParamsNonStreaming, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
-import type { FakeServer } from "../../fake-anthropic/index.ts";
+import { afterEach } from "bun:test";
+import { startFakeAnthropic, type FakeAnthropicOptions, type FakeServer } from "../../fake-anthropic/index.ts";
+
+/** A per-test fake server, closed after each test of the file that calls this. */
+export function fakeServerPerTest(): (options: FakeAnthropicOptions) => Promise<FakeServer> {
+  let server: FakeServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (options) => {
+    server = await startFakeAnthropic(options);
+    return server;
+  };
+}
 
 export function sdkClient(server: FakeServer, options: { authToken?: string } = {}): Anthropic {
   return options.authToken

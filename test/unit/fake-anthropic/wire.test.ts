@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { InternalServerError } from "@anthropic-ai/sdk";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import {
@@ -6,25 +6,13 @@ import {
   parseSse,
   reply,
   splitText,
-  startFakeAnthropic,
   toSseText,
   toolResults,
-  type FakeAnthropicOptions,
-  type FakeServer,
   type JsonObject,
 } from "../../fake-anthropic/index.ts";
-import { params, sdkClient } from "./sdk.ts";
+import { fakeServerPerTest, params, sdkClient } from "./sdk.ts";
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(options: FakeAnthropicOptions): Promise<FakeServer> {
-  server = await startFakeAnthropic(options);
-  return server;
-}
+const start = fakeServerPerTest();
 
 /** How many cuts between pieces fall inside a JSON key, and inside a string value. */
 function cutsInsideStrings(pieces: string[]): { inKey: number; inValue: number } {

@@ -1,25 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { globTool, type GlobData } from "../../../src/tools/glob.ts";
 import { ToolError } from "../../../src/util/errors.ts";
+import { git, writeFiles } from "../../helpers/files.ts";
 import { runTool, tempDir, textOf, toolSession } from "../../helpers/tool-session.ts";
-
-/** Writes files with strictly increasing mtimes, in the order given (the last is newest). */
-function writeFiles(root: string, files: Record<string, string>): void {
-  const base = Date.now() / 1000 - 10_000;
-  Object.entries(files).forEach(([path, text], index) => {
-    const full = join(root, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, text);
-    utimesSync(full, base + index, base + index);
-  });
-}
-
-function git(cwd: string, ...args: string[]): void {
-  const result = Bun.spawnSync(["git", ...args], { cwd, stdout: "ignore", stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
-}
 
 /** A git repository with root, nested and info/exclude ignore rules. */
 function ignoredRepo(): string {

@@ -1,29 +1,14 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { grepTool } from "../../../src/tools/grep.ts";
 import type { GrepData } from "../../../src/tools/shared/grep-format.ts";
 import type { ToolOutput, ToolSession } from "../../../src/tools/types.ts";
 import { ToolError } from "../../../src/util/errors.ts";
+import { git, writeFiles } from "../../helpers/files.ts";
 import { runTool, tempDir, textOf, toolSession } from "../../helpers/tool-session.ts";
 
 const RG = Bun.which("rg");
-
-/** Writes files with strictly increasing mtimes, in the order given (the last is newest). */
-function writeFiles(root: string, files: Record<string, string>): void {
-  const base = Date.now() / 1000 - 10_000;
-  Object.entries(files).forEach(([path, text], index) => {
-    const full = join(root, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, text);
-    utimesSync(full, base + index, base + index);
-  });
-}
-
-function git(cwd: string, ...args: string[]): void {
-  const result = Bun.spawnSync(["git", ...args], { cwd, stdout: "ignore", stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
-}
 
 let dir = "";
 /** PATH without rg forces the in-process backend; HOME is empty so no user git/rg config leaks in. */
