@@ -7,7 +7,8 @@ import type { AgentEvent, LoopOutcome } from "../../src/loop/events.ts";
 import { ToolExecutor } from "../../src/loop/execute.ts";
 import { runLoop, type LoopDeps, type LoopState } from "../../src/loop/loop.ts";
 import { createStreamFn } from "../../src/model/client.ts";
-import { createModeGate } from "../../src/permissions/mode-gate.ts";
+import { createGate } from "../../src/permissions/gate.ts";
+import { compileRules } from "../../src/permissions/rules.ts";
 import { defineTool, type AnyTool, type ToolAccess } from "../../src/tools/types.ts";
 import { startFakeAnthropic, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
 import { tempDir, toolSession } from "../helpers/tool-session.ts";
@@ -26,10 +27,14 @@ export async function runScriptedLoop(
 ): Promise<LoopRun> {
   const server = await startFakeAnthropic({ script });
   try {
-    const session = toolSession(tempDir("clew-loop-"));
+    const dir = tempDir("clew-loop-");
+    const session = toolSession(dir);
     const executor = new ToolExecutor({
       tools,
-      gate: createModeGate("bypassPermissions"),
+      gate: createGate({
+        rules: compileRules([]),
+        context: { mode: "bypassPermissions", cwd: dir, workingDirs: [], homeDir: dir, realpath: (path) => path },
+      }),
       session,
       toolTimeoutMs: 10_000,
       maxResultChars: 10_000,
