@@ -4,7 +4,7 @@
  * working directories and their parents, and globs directly inside any of those.
  */
 import { dirname, resolve } from "node:path";
-import { isInside, realpathDeep, workingRoots, type PathContext } from "./path-rules.ts";
+import { realpathDeep, workingRoots, type PathContext } from "./path-rules.ts";
 import type { ShellWord } from "./shell-types.ts";
 
 const PROTECTED_DIRS = new Set([".git", ".vscode", ".idea", ".husky", ".cargo", ".devcontainer", ".yarn", ".mvn", ".claude", ".clew"]);
@@ -94,8 +94,4 @@ export function removalTargets(words: readonly ShellWord[]): ShellWord[] {
     targets.push(word);
   }
   return targets;
-}
-
-export function insideAny(path: string, dirs: readonly string[]): boolean {
-  return dirs.some((dir) => isInside(path, dir));
 }

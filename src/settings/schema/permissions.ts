@@ -10,8 +10,6 @@ export const DEFAULT_MODE_VALUES = ["default", "manual", "acceptEdits", "plan", 
 
 export type DefaultModeSetting = (typeof DEFAULT_MODE_VALUES)[number];
 
-export const RULE_LIST_KEYS = ["allow", "ask", "deny"] as const;
-
 export const permissionsSchema = z.looseObject({
   allow: z.array(z.string()).optional(),
   ask: z.array(z.string()).optional(),
