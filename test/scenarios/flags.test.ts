@@ -58,4 +58,31 @@ describe("flags", () => {
     expect(server?.requests[0]?.headers["user-agent"]).toMatch(/^clew\//);
     expect(server?.requests[0]?.headers["anthropic-version"]).toBeDefined();
   });
+
+  test("ANTHROPIC_BETAS becomes the anthropic-beta header", async () => {
+    await run([], { ANTHROPIC_BETAS: "alpha-1, beta-2" });
+    expect(server?.requests[0]?.headers["anthropic-beta"]).toContain("alpha-1,beta-2");
+  });
+
+  test("--input-format stream-json is refused clearly rather than read as a prompt", async () => {
+    const { result } = await run(["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("--input-format stream-json is not supported");
+    expect(server?.requests.length).toBe(0);
+  });
+
+  test("DISABLE_AUTO_COMPACT keeps a full window from triggering a summary request", async () => {
+    const dir = writeWorkspace({ "big.txt": "x".repeat(40_000) });
+    server = await startFakeAnthropic({ script: [reply().toolUse("Read", { file_path: "big.txt" }), reply().text("read it")] });
+    const result = await runClew(["-p", "read big.txt"], {
+      cwd: dir,
+      baseURL: server.url,
+      configDir: tempDirectory("clew-config-"),
+      env: { CLEW_CONTEXT_WINDOW: "12000", DISABLE_AUTO_COMPACT: "1" },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe("read it");
+    expect(server.requests.length).toBe(2);
+    expect(JSON.stringify(server.requests[1]?.body.messages)).not.toContain("summary of the conversation");
+  });
 });
