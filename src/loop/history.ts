@@ -72,31 +72,3 @@ export function answerDanglingToolUses(messages: readonly MessageParam[]): Messa
   }
   return out;
 }
-
-/**
- * Calls to tools the request does not offer (a hallucinated name, or a tool removed since the
- * call was made) are sent as plain text, with their results, so every request stays valid.
- * Stored history keeps the calls verbatim; the rewrite is deterministic, so the prompt cache holds.
- */
-export function describeUnavailableToolCalls(messages: readonly MessageParam[], available: ReadonlySet<string>): MessageParam[] {
-  const unavailable = new Set<string>();
-  for (const message of messages) {
-    if (message.role !== "assistant" || typeof message.content === "string") continue;
-    for (const block of message.content) if (block.type === "tool_use" && !available.has(block.name)) unavailable.add(block.id);
-  }
-  if (unavailable.size === 0) return [...messages];
-  return messages.map((message) => {
-    if (typeof message.content === "string") return message;
-    const content = message.content.map((block): ContentBlockParam => {
-      if (block.type === "tool_use" && unavailable.has(block.id)) {
-        return { type: "text", text: `(Called ${block.name}, which is not an available tool, with input ${JSON.stringify(block.input)}.)` };
-      }
-      if (block.type === "tool_result" && unavailable.has(block.tool_use_id)) {
-        const result = typeof block.content === "string" ? block.content : JSON.stringify(block.content ?? "");
-        return { type: "text", text: `(Result of that call: ${result})` };
-      }
-      return block;
-    });
-    return message.role === "user" ? { role: "user", content: toolResultsFirst(content) } : { role: "assistant", content };
-  });
-}

@@ -22,7 +22,7 @@ import {
 import type { Emit, LoopOutcome, PermissionDenial, TerminalReason } from "./events.ts";
 import type { CallResult, ToolCall } from "./execute.ts";
 import { systemNote } from "../util/system-note.ts";
-import { describeUnavailableToolCalls, normalizeMessages } from "./history.ts";
+import { normalizeMessages } from "./history.ts";
 import { batchCalls, runBatches } from "./schedule.ts";
 
 export interface ToolRunner {
@@ -66,8 +66,9 @@ function textOf(message: AssistantMessage): string {
 type StreamResult = { message: AssistantMessage } | { failure: ApiFailure };
 
 async function streamReply(deps: LoopDeps, messages: MessageParam[], emit: Emit, signal: AbortSignal): Promise<StreamResult> {
-  const available = new Set(deps.request.tools.map((tool) => tool.name));
-  const normalized = describeUnavailableToolCalls(normalizeMessages(messages), available);
+  // History goes back exactly as recorded, calls to tools no longer offered included: the API
+  // accepts them, and rewriting them would teach the model to write calls as text.
+  const normalized = normalizeMessages(messages);
   const request: ModelRequest = { ...deps.request, messages: deps.prepare ? deps.prepare(normalized) : normalized };
   try {
     for await (const event of deps.stream(request, signal)) {

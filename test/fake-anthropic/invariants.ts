@@ -30,7 +30,7 @@ export function checkRequest(body: JsonObject, options: InvariantOptions = {}): 
   }
   const toolNames = checkTools(body.tools, report);
   checkSystem(body.system, report);
-  checkMessages(body.messages, toolNames, report);
+  checkMessages(body.messages, toolNames.size > 0, report);
   checkCacheControl(body, options.maxCacheBreakpoints ?? 4, report);
   return problems;
 }
@@ -121,8 +121,18 @@ function turnsOf(messages: Json | undefined, report: Report): Turn[] {
   });
 }
 
-function checkMessages(messages: Json | undefined, toolNames: Set<string>, report: Report): void {
+/**
+ * Tool names in history need not be in `tools` (the API accepts calls to tools removed since, and
+ * Claude Code relies on it); but history with tool blocks and no tools at all is a 400.
+ */
+function checkMessages(messages: Json | undefined, toolsDefined: boolean, report: Report): void {
   const turns = turnsOf(messages, report);
+  const firstToolBlock = turns.flatMap((turn) =>
+    turn.blocks.flatMap((block, j) => (block.type === "tool_use" || block.type === "tool_result" ? [`${turn.where}.content[${j}]`] : [])),
+  )[0];
+  if (firstToolBlock && !toolsDefined) {
+    report(`${firstToolBlock}: requests which include tool_use or tool_result blocks must define tools`);
+  }
   const seenToolUseIds = new Set<string>();
   turns.forEach((turn, i) => {
     const previous = turns[i - 1];
@@ -144,7 +154,7 @@ function checkMessages(messages: Json | undefined, toolNames: Set<string>, repor
           checkText(block, where, report);
           break;
         case "tool_use":
-          checkToolUse(block, where, turn.role, toolNames, seenToolUseIds, report);
+          checkToolUse(block, where, turn.role, seenToolUseIds, report);
           break;
         case "thinking":
           if (turn.role !== "assistant") report(`${where}: thinking block in a ${turn.role} message`);
@@ -185,17 +195,15 @@ function checkToolUse(
   block: JsonObject,
   where: string,
   role: string,
-  toolNames: Set<string>,
   seen: Set<string>,
   report: Report,
 ): void {
   const id = str(block.id) ?? "";
-  const name = str(block.name) ?? "";
+  if (!str(block.name)) report(`${where}: tool_use without a name`);
   if (role !== "assistant") report(`${where}: tool_use in a ${role} message`);
   if (!id) report(`${where}: tool_use without an id`);
   else if (seen.has(id)) report(`${where}: duplicate tool_use id "${id}"`);
   seen.add(id);
-  if (!toolNames.has(name)) report(`${where}: tool_use names "${name}", which is not in request.tools`);
   if (!isObject(block.input)) report(`${where}: tool_use "${id}" input must be an object`);
 }
 

@@ -38,37 +38,68 @@ const resultsOf = (fake: FakeServer, n: number) => toolResults(requestAt(fake, n
 
 async function hallucinatedToolRun() {
   const dir = writeWorkspace({ "a.txt": "alpha\n" });
-  const bogus = reply().toolUse("Frobnicate", { target: "a.txt" });
+  const bogus = reply().text("Trying two things.").toolUse("Frobnicate", { target: "a.txt" }).toolUse("Read", { file_path: join(dir, "a.txt") });
   const outcome = await run(dir, [bogus, reply().text(DONE)], ["--permission-mode", "bypassPermissions"]);
   return { ...outcome, bogus };
 }
 
+/** The wire form of an assistant message: what the model sent is what goes back. */
+const canonical = (value: unknown) => JSON.stringify(withoutCacheControl(value));
+
 describe("tool errors the model can fix", () => {
-  test("a hallucinated tool name gets an error the model can read; the run finishes", async () => {
+  test("a hallucinated tool beside a valid Read: both answered in one user message, the call sent back unchanged", async () => {
     const { fake, configDir, result, json, bogus } = await hallucinatedToolRun();
     expect(result.code).toBe(0);
+    expect(fake.violations).toEqual([]);
     expect(json).toMatchObject({ subtype: "success", is_error: false, result: DONE, num_turns: 2 });
-    // The call names no offered tool, so it goes back as text: the request stays valid.
-    expect(resultsOf(fake, 1)).toEqual([]);
-    const call = messagesOf(requestAt(fake, 1))[1];
-    expect(call?.content).toEqual([{ type: "text", text: '(Called Frobnicate, which is not an available tool, with input {"target":"a.txt"}.)' }]);
-    const text = lastUserText(requestAt(fake, 1));
-    expect(text).toContain("No such tool available: Frobnicate");
+    const [frobnicateId, readId] = bogus.toolUseIds;
+    const results = resultsOf(fake, 1);
+    expect(results.map((sent) => `${sent.toolUseId}:${sent.isError}`)).toEqual([`${frobnicateId}:true`, `${readId}:false`]);
+    expect(results[0]?.text).toStartWith("Error: No such tool available: Frobnicate.");
     // It lists what the model can call instead.
-    for (const name of ["Bash", "Read", "Edit", "Write", "Glob", "Grep"]) expect(text).toContain(name);
+    for (const name of ["Bash", "Read", "Edit", "Write", "Glob", "Grep"]) expect(results[0]?.text).toContain(name);
+    expect(results[1]?.text).toContain("alpha");
+    // The assistant message in the next request is byte-identical to what the model sent.
+    const sentBack = messagesOf(requestAt(fake, 1))[1];
+    expect(sentBack?.role).toBe("assistant");
+    expect(JSON.stringify(sentBack?.content)).toBe(JSON.stringify(bogus.blocks));
     // The transcript keeps the call and its error result exactly as they happened.
     const stored = transcriptMessages(onlyTranscript(configDir));
-    expect(stored[1]?.content).toEqual([expect.objectContaining({ type: "tool_use", id: bogus.toolUseIds[0], name: "Frobnicate" })]);
-    expect(stored[2]?.content).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: "tool_result", tool_use_id: bogus.toolUseIds[0], is_error: true })]),
-    );
+    expect(canonical(stored[1]?.content)).toBe(JSON.stringify(bogus.blocks));
+    expect(stored[2]?.content).toEqual([
+      expect.objectContaining({ type: "tool_result", tool_use_id: frobnicateId, is_error: true }),
+      expect.objectContaining({ type: "tool_result", tool_use_id: readId }),
+    ]);
     expectNoDuplicateTurns(onlyTranscript(configDir));
   });
 
-  test("after a hallucinated tool call, later requests stay valid (zero fake violations)", async () => {
-    const { fake, result } = await hallucinatedToolRun();
-    expect(result.code).toBe(0);
-    expect(fake.violations).toEqual([]);
+  test("a tool used earlier and hidden since (a later --disallowedTools, a deny rule): history is resent as recorded", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const configDir = tempDirectory("clew-config-");
+    const write = reply().toolUse("Write", { file_path: join(dir, "b.txt"), content: "beta\n" });
+    const first = (server = await startFakeAnthropic({ script: [write, reply().text("wrote it")] }));
+    const one = await runClew(["-p", "write b.txt", "--permission-mode", "acceptEdits"], { cwd: dir, baseURL: first.url, configDir });
+    expect(one.code).toBe(0);
+    await first.close();
+
+    for (const hide of [["--disallowedTools", "Write"], ["--settings", '{"permissions":{"deny":["Write"]}}']]) {
+      const again = reply().toolUse("Write", { file_path: join(dir, "c.txt"), content: "gamma\n" });
+      const fake = (server = await startFakeAnthropic({ script: [again, reply().text(DONE)] }));
+      const next = await runClew(["-p", "-c", "write c.txt too", "--output-format", "json", ...hide], { cwd: dir, baseURL: fake.url, configDir });
+      expect(next.code).toBe(0);
+      expect(fake.violations).toEqual([]);
+      const request = requestAt(fake, 0);
+      const offered = (request.body.tools as Array<{ name: string }>).map((tool) => tool.name);
+      expect(offered).not.toContain("Write");
+      // The earlier Write call goes back as the tool_use it was, not as prose.
+      expect(canonical(messagesOf(request)[1]?.content)).toBe(JSON.stringify(write.blocks));
+      const answer = resultsOf(fake, 1);
+      expect(answer.map((sent) => `${sent.toolUseId}:${sent.isError}`)).toEqual([`${again.toolUseIds[0]}:true`]);
+      expect(answer[0]?.text).toStartWith("Error: No such tool available: Write.");
+      expect(() => readFileSync(join(dir, "c.txt"))).toThrow();
+      await fake.close();
+      server = undefined;
+    }
   });
 
   test("Read without file_path and Bash with command: 42 get is_error results naming tool and field", async () => {

@@ -75,18 +75,29 @@ describe("checkRequest", () => {
     ]);
   });
 
-  test("duplicate tool_use ids and an unknown tool name", () => {
+  test("duplicate tool_use ids", () => {
     const messages = [
       user("go"),
       assistant([toolUse("toolu_1")]),
       user([toolResult("toolu_1")]),
-      assistant([toolUse("toolu_1", "Write")]),
+      assistant([toolUse("toolu_1")]),
       user([toolResult("toolu_1")]),
     ];
-    expect(checkRequest(body(messages))).toEqual([
-      'messages[3].content[0]: duplicate tool_use id "toolu_1"',
-      'messages[3].content[0]: tool_use names "Write", which is not in request.tools',
-    ]);
+    expect(checkRequest(body(messages))).toEqual(['messages[3].content[0]: duplicate tool_use id "toolu_1"']);
+  });
+
+  test("history may call tools that are not in tools[] (removed since, or never offered), as the API accepts", () => {
+    const messages = [user("go"), assistant([toolUse("toolu_1", "Frobnicate")]), user([toolResult("toolu_1")]), assistant([toolUse("toolu_2", "mcp__gone__tool")]), user([toolResult("toolu_2")])];
+    expect(checkRequest(body(messages))).toEqual([]);
+  });
+
+  test("tool blocks in history with no tools defined at all are rejected, as by the API", () => {
+    const messages = [user("go"), assistant([toolUse("toolu_1")]), user([toolResult("toolu_1")])];
+    const expected = ["messages[1].content[0]: requests which include tool_use or tool_result blocks must define tools"];
+    expect(checkRequest(body(messages, { tools: [] }))).toEqual(expected);
+    const { tools: _omitted, ...withoutTools } = body(messages);
+    expect(checkRequest(withoutTools)).toEqual(expected);
+    expect(checkRequest(body([user("hi")], { tools: [] }))).toEqual([]);
   });
 
   test("a 5th cache_control breakpoint", () => {
@@ -178,10 +189,9 @@ describe("on every request the server receives", () => {
     );
     expect<unknown>(message.content).toEqual([{ type: "text", text: "fine" }]);
     expect(server.violations).toEqual([
-      'request #1 (POST /v1/messages): messages[1].content[0]: tool_use names "Grep", which is not in request.tools',
       'request #1 (POST /v1/messages): messages[1]: tool_use "toolu_x" is not answered by a tool_result in the next user message',
     ]);
-    expect(server.requests[0]?.violations.length).toBe(2);
+    expect(server.requests[0]?.violations.length).toBe(1);
   });
 
   test("rejectInvalid answers like the API: 400 invalid_request_error, no step consumed", async () => {
