@@ -1,14 +1,18 @@
 /**
  * The approval port of an interactive session: when the gate asks, the live line pauses, the
- * user sees the exact command or the edit, and answers Yes / Yes-and-don't-ask-again (the
- * narrowest rule, saved to .clew/settings.local.json; file edits: all edits for this session) /
- * No with a reason that goes back to the model. Esc, or No without a reason, also stops the turn.
+ * user sees the exact command (once: the tool line right above may already show it in full) or
+ * the edit, one short line on why it asks (the gate's whole reason with --verbose; the model
+ * always gets it whole), and answers Yes / Yes-and-don't-ask-again (the narrowest rule, saved to
+ * .clew/settings.local.json; file edits: all edits for this session) / No with a reason that
+ * goes back to the model. Esc, or No without a reason, also stops the turn.
  */
 import { relative } from "node:path";
 import type { Session } from "../app/session.ts";
 import type { ApprovalAnswer, ApprovalPort, PermissionEvaluation, PermissionRequest } from "../permissions/types.ts";
+import { briefReason } from "../ui/approval-reason.ts";
 import type { ApprovalChoice, ApprovalView } from "../ui/ask.ts";
 import { editPreview } from "../ui/diff.ts";
+import { cutToWidth } from "../ui/fit.ts";
 import { displayPath } from "../ui/format.ts";
 import type { LiveLine } from "../ui/live.ts";
 import type { Renderer } from "../ui/renderer.ts";
@@ -30,6 +34,16 @@ export interface ApprovalDeps {
   /** Whether the turn was already stopped: later calls of the same reply are not asked about. */
   turnStopped: () => boolean;
   print: (text: string) => void;
+  /** --verbose: the gate's whole reason instead of its short form. */
+  verbose: boolean;
+}
+
+export interface ViewOptions {
+  /** Whether the screen already shows this text in full right above the prompt. */
+  shown?: (text: string) => boolean;
+  verbose?: boolean;
+  /** Terminal columns: the reason is kept to one row. */
+  width?: number;
 }
 
 function field(input: unknown, name: string): string | undefined {
@@ -38,13 +52,15 @@ function field(input: unknown, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-export function approvalView(request: PermissionRequest, evaluation: PermissionEvaluation, theme: Theme, cwd: string): ApprovalView {
+export function approvalView(request: PermissionRequest, evaluation: PermissionEvaluation, theme: Theme, cwd: string, options: ViewOptions = {}): ApprovalView {
   const { toolName, input } = request;
+  // The question names the call; the detail adds only what it does not say.
   let question = `Allow ${toolName}${request.subject ? ` on ${request.subject}` : ""}?`;
-  let detail: string[] = [request.subject];
+  let detail: string[] = [];
   if (toolName === "Bash") {
     question = "Run this command?";
-    detail = (field(input, "command") ?? request.subject).split("\n").map((line) => theme.bold(line));
+    const command = field(input, "command") ?? request.subject;
+    if (!options.shown?.(command)) detail = command.split("\n").map((line) => theme.bold(line));
     const description = field(input, "description");
     if (description) detail.push(theme.dim(description));
   } else if (EDIT_TOOLS.has(toolName)) {
@@ -52,7 +68,12 @@ export function approvalView(request: PermissionRequest, evaluation: PermissionE
     question = `${toolName === "Write" ? "Write" : "Make this edit to"} ${displayPath(path, cwd)}?`;
     detail = editPreview(toolName, input, theme) ?? [request.subject];
   }
-  detail.push(theme.dim(evaluation.reason));
+  if (options.verbose) detail.push(theme.dim(evaluation.reason));
+  else {
+    const brief = briefReason(evaluation.reason, { toolName, subject: request.subject, ...(evaluation.rule ? { rule: evaluation.rule } : {}) });
+    // Two cells for the indent the prompt gives its detail lines.
+    detail.push(theme.dim(options.width === undefined ? brief : cutToWidth(brief, Math.max(1, options.width - 2))));
+  }
   const view: ApprovalView = { question, detail };
   const suggestions = evaluation.suggestions ?? [];
   if (EDIT_TOOLS.has(toolName) && suggestions.length === 0 && !evaluation.rule) view.alwaysLabel = "Yes, allow all edits during this session";
@@ -75,8 +96,14 @@ async function askOne(deps: ApprovalDeps, request: PermissionRequest, evaluation
   if (deps.turnStopped()) return { allow: false };
   const session = deps.session();
   const cwd = session?.info.cwd ?? "/";
-  const view = approvalView(request, evaluation, deps.theme, cwd);
-  deps.renderer().flush();
+  const renderer = deps.renderer();
+  renderer.flush();
+  const width = deps.live.width();
+  const view = approvalView(request, evaluation, deps.theme, cwd, {
+    shown: (text) => renderer.showsInFull(request.toolUseId, text),
+    verbose: deps.verbose,
+    ...(width === undefined ? {} : { width }),
+  });
   const since = deps.live.since;
   const status = deps.live.pause();
   let choice: ApprovalChoice;

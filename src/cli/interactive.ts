@@ -6,6 +6,7 @@
 import type { ResumeRequest } from "../app/resume.ts";
 import { projectStateDir, type Environment } from "../settings/paths.ts";
 import { LineEditor } from "../ui/editor.ts";
+import { wrapItems } from "../ui/fit.ts";
 import { PlainInput, TtyInput, type PromptSource } from "../ui/input.ts";
 import type { Key } from "../ui/keys.ts";
 import { LiveLine } from "../ui/live.ts";
@@ -42,11 +43,16 @@ function resumeRequest(options: CliOptions): ResumeRequest | undefined {
   return undefined;
 }
 
-function banner(repl: Repl, theme: Theme): string {
+/** What the prompt can do, shown under it until the first prompt is sent. */
+const HINTS = "/help for help · !cmd runs a shell command · @path attaches a file · #note adds to AGENTS.md · shift+tab cycles the mode";
+
+/** The first line, fitted to the terminal; without a keyboard the hints follow it. */
+function banner(repl: Repl, theme: Theme, width: number | undefined, withHints: boolean): string {
   const { info } = repl.session;
   const mode = repl.session.permissionMode;
-  const first = `${theme.cyan("✻")} ${theme.bold("clew")} ${info.version} · ${info.model} · ${info.cwd}${mode === "default" ? "" : ` · ${mode}`}`;
-  return `${first}\n${theme.dim("  /help for help · !cmd runs a shell command · @path attaches a file · #note adds to AGENTS.md · shift+tab cycles the mode")}`;
+  const items = [`${theme.cyan("✻")} ${theme.bold("clew")} ${info.version}`, info.model, info.cwd, ...(mode === "default" ? [] : [mode])];
+  const first = width === undefined ? items.join(" · ") : wrapItems(items, width).join("\n");
+  return withHints ? `${first}\n${theme.dim(`  ${HINTS}`)}` : first;
 }
 
 export async function runInteractive(options: CliOptions, env: Environment, version: string): Promise<number> {
@@ -59,12 +65,15 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
   let armedUntil = 0;
   let repl: Repl | undefined;
 
-  const footer = (): string | undefined => {
+  let sentPrompt = false;
+  const footer = (): string[] => {
     const parts: string[] = [];
     const mode = repl?.session.permissionMode ?? "default";
     if (mode !== "default") parts.push(`${MODE_LABELS[mode]} (shift+tab to cycle)`);
     if (Date.now() < armedUntil) parts.push("Press Ctrl+C again to exit");
-    return parts.length > 0 ? parts.join(" · ") : undefined;
+    // Under the prompt rather than in the scrollback: redrawn, so it fits after a resize too.
+    const lines = parts.length > 0 ? [parts.join(" · ")] : [];
+    return sentPrompt || !repl ? lines : [...lines, HINTS];
   };
   const editor = new LineEditor(term, theme, {
     prompt: theme.bold("> "),
@@ -97,7 +106,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     throw error;
   }
   repl = session;
-  print(banner(session, theme));
+  print(banner(session, theme, live.width(), !keyboard));
   if (resume) session.replay();
 
   if (tty) {
@@ -141,7 +150,10 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     // The terminal is gone: writes to it may never complete, so don't let cleanup hang.
     setTimeout(() => process.exit(129), 2_000).unref();
   };
-  const onResize = (): void => editor.redraw();
+  const onResize = (): void => {
+    live.refresh();
+    editor.redraw();
+  };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
   process.on("SIGHUP", onSighup);
@@ -150,6 +162,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
   try {
     if (options.resume === true) await resumeCommand.run("", session);
     if (options.prompt) {
+      sentPrompt = true;
       print(`${theme.bold(">")} ${options.prompt}`);
       await session.submit(options.prompt);
     }
@@ -173,6 +186,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
         gap = false;
         continue;
       }
+      sentPrompt = true;
       appendHistory(statePath, event.text, new Date());
       await session.submit(event.text);
     }

@@ -253,6 +253,7 @@ export class Repl implements SlashContext {
       stopTurn: () => this.interrupt(),
       turnStopped: () => this.turn?.signal.aborted === true,
       print: this.print,
+      verbose: this.deps.options.verbose,
     });
     const session = await openSession({
       ...sessionFlags(options, env, version),
@@ -271,7 +272,7 @@ export class Repl implements SlashContext {
   /** The conversation so far, condensed: prompts, the model's text, one line per tool call. */
   replay(): void {
     const session = this.session;
-    const lines = replayLines(session.messages, this.theme, session.info.cwd);
+    const lines = replayLines(session.messages, this.theme, session.info.cwd, this.deps.live.width());
     if (lines.length > 0) this.print(lines.join("\n"));
     this.print(this.theme.dim(`\n── resumed ${session.info.sessionId} · ${session.messages.length} messages ──`));
   }

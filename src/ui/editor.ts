@@ -3,6 +3,7 @@
  * (Alt+Enter, a trailing `\`, or a paste), redrawn in place while it is being edited. Only the
  * lines of the prompt itself are redrawn; once submitted they stay in the scrollback as typed.
  */
+import { wrapItems, wrapToWidth } from "./fit.ts";
 import type { Key, KeyName } from "./keys.ts";
 import { ansi, textWidth, type Terminal } from "./terminal.ts";
 import type { Theme } from "./theme.ts";
@@ -30,8 +31,11 @@ export interface EditorOptions {
   /** Older entries first. */
   history: string[];
   complete?: Completer;
-  /** A dim line under the input while editing (the permission mode); gone once submitted. */
-  footer?: () => string | undefined;
+  /**
+   * Dim lines under the input while editing (the permission mode, the start-up hints); gone once
+   * submitted. Each is items joined by " · ", broken between items to fit the width of each redraw.
+   */
+  footer?: () => readonly string[];
 }
 
 function previousIndex(text: string, index: number): number {
@@ -58,6 +62,8 @@ export class LineEditor {
   private historyIndex: number;
   private draft = "";
   private cursorRow = 0;
+  /** Where the cursor was drawn, kept to find its row again after the terminal is resized. */
+  private drawn: { columns: number; rowsAbove: number[]; offset: number } | undefined;
   private active = false;
 
   constructor(
@@ -81,6 +87,7 @@ export class LineEditor {
     this.active = true;
     this.historyIndex = this.options.history.length;
     this.cursorRow = 0;
+    this.drawn = undefined;
     this.render(true);
   }
 
@@ -105,8 +112,10 @@ export class LineEditor {
       return;
     }
     this.erase();
-    this.term.write(text.endsWith("\n") ? text : `${text}\n`);
+    const lines = (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+    this.term.write(`${lines.flatMap((line) => wrapToWidth(line, Math.max(1, this.term.columns()))).join("\n")}\n`);
     this.cursorRow = 0;
+    this.drawn = undefined;
     this.render(true);
   }
 
@@ -119,6 +128,7 @@ export class LineEditor {
     else this.term.write("\n");
     this.active = false;
     this.cursorRow = 0;
+    this.drawn = undefined;
   }
 
   private named(name: KeyName): EditorEvent {
@@ -292,8 +302,11 @@ export class LineEditor {
   private displayLines(withFooter: boolean): string[] {
     const { prompt, continuation } = this.options;
     const lines = this.buffer.split("\n").map((line, i) => `${i === 0 ? prompt : continuation}${line}`);
-    const footer = withFooter ? this.options.footer?.() : undefined;
-    if (footer) lines.push(this.theme.dim(footer));
+    if (!withFooter || !this.term.isTTY) return lines;
+    const width = Math.max(1, this.term.columns() - 1);
+    for (const line of this.options.footer?.() ?? []) {
+      lines.push(...wrapItems(line.split(" · "), width).map((part) => this.theme.dim(part)));
+    }
     return lines;
   }
 
@@ -307,7 +320,20 @@ export class LineEditor {
   }
 
   private erase(): void {
-    if (this.term.isTTY) this.term.write(`\r${ansi.up(this.cursorRow)}${ansi.clearBelow}`);
+    if (this.term.isTTY) this.term.write(`\r${ansi.up(this.currentCursorRow())}${ansi.clearBelow}`);
+  }
+
+  /**
+   * The cursor's row in the prompt region now. After a resize the terminal has reflowed the
+   * region (as tmux, VTE, iTerm2, kitty and Windows Terminal do), so the row is recomputed at the
+   * new width from what was drawn.
+   */
+  private currentCursorRow(): number {
+    const columns = Math.max(1, this.term.columns());
+    const drawn = this.drawn;
+    if (!drawn || drawn.columns === columns) return this.cursorRow;
+    const above = drawn.rowsAbove.reduce((sum, cells) => sum + Math.max(1, Math.ceil(cells / columns)), 0);
+    return above + Math.floor(drawn.offset / columns);
   }
 
   /** Draws the whole prompt region from its first row and puts the terminal cursor in place. */
@@ -336,5 +362,6 @@ export class LineEditor {
     const column = offset % columns;
     this.term.write(`${ansi.up(endRow - row)}\r${ansi.right(column)}`);
     this.cursorRow = row;
+    this.drawn = { columns, rowsAbove: lines.slice(0, lineIndex).map((line) => textWidth(line)), offset };
   }
 }

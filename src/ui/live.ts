@@ -1,9 +1,11 @@
 /**
  * The one line that is redrawn in place: spinner, elapsed time, tokens, "esc to interrupt".
  * Only on a TTY; it is erased before anything is committed, so it never reaches the scrollback.
- * Everything the UI commits goes through `print`, which keeps that promise.
+ * Everything the UI commits goes through `print`, which keeps that promise and, on a terminal,
+ * wraps each line at spaces to the width the terminal has at that moment.
  */
-import { ansi, clip, type Terminal } from "./terminal.ts";
+import { cellWidth, cutToWidth, wrapToWidth } from "./fit.ts";
+import { ansi, type Terminal } from "./terminal.ts";
 import type { Theme } from "./theme.ts";
 
 export interface LiveStatus {
@@ -28,7 +30,8 @@ export class LiveLine {
   private status: LiveStatus | undefined;
   private startedAt = 0;
   private frame = 0;
-  private shown = false;
+  /** Cells of the line on screen (0: none), to erase every row it takes after a resize. */
+  private shownCells = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -43,10 +46,20 @@ export class LiveLine {
     return this.status !== undefined;
   }
 
+  /** Columns to fit committed lines to; undefined when the output is not a terminal. */
+  width(): number | undefined {
+    return this.term.isTTY ? Math.max(1, this.term.columns()) : undefined;
+  }
+
   /** Commits text (one or more lines) above the live line. */
   print(text: string): void {
     this.erase();
-    this.term.write(text.endsWith("\n") ? text : `${text}\n`);
+    this.term.write(`${this.fit(text.endsWith("\n") ? text.slice(0, -1) : text)}\n`);
+    this.draw();
+  }
+
+  /** Draws the line again at the current width (after a resize). */
+  refresh(): void {
     this.draw();
   }
 
@@ -94,10 +107,25 @@ export class LiveLine {
     return this.startedAt;
   }
 
+  private fit(text: string): string {
+    const width = this.width();
+    if (width === undefined) return text;
+    return text
+      .split("\n")
+      .flatMap((line) => wrapToWidth(line, width, { indent: "auto" }))
+      .join("\n");
+  }
+
   private erase(): void {
-    if (!this.shown) return;
-    this.term.write(ansi.clearLine);
-    this.shown = false;
+    if (this.shownCells === 0) return;
+    this.term.write(this.clearSequence());
+    this.shownCells = 0;
+  }
+
+  /** Clears the rows the line takes: a narrowed terminal reflows it onto more, the cursor on the last. */
+  private clearSequence(): string {
+    const rows = Math.ceil(this.shownCells / Math.max(1, this.term.columns()));
+    return rows > 1 ? `\r${ansi.up(rows - 1)}${ansi.clearBelow}` : ansi.clearLine;
   }
 
   private draw(): void {
@@ -108,9 +136,14 @@ export class LiveLine {
     if (tokensIn) parts.push(`↑ ${compact(tokensIn)}`);
     if (tokensOut) parts.push(`↓ ${compact(tokensOut)} tokens`);
     parts.push(hint ?? this.interruptHint);
-    // One column short of the width: a line that fills it would wrap and break the redraw.
-    const text = clip(`${FRAMES[this.frame]} ${label}… (${parts.join(" · ")})`, Math.max(10, this.term.columns() - 1));
-    this.term.write(`${ansi.clearLine}${this.theme.cyan(text.slice(0, 1))}${this.theme.dim(text.slice(1))}`);
-    this.shown = true;
+    // One column short of the width (a line that fills it would wrap and break the redraw), less
+    // the spinner. A long label gives way first, so the time and the interrupt key stay in view.
+    const budget = Math.max(1, this.term.columns() - 3);
+    const details = ` (${parts.join(" · ")})`;
+    const room = budget - cellWidth(details);
+    const text = room >= 8 ? `${cutToWidth(`${label}…`, room)}${details}` : cutToWidth(`${label}…${details}`, budget);
+    const clear = this.shownCells > 0 ? this.clearSequence() : ansi.clearLine;
+    this.term.write(`${clear}${this.theme.cyan(FRAMES[this.frame] ?? "")} ${this.theme.dim(text)}`);
+    this.shownCells = 2 + cellWidth(text);
   }
 }

@@ -16,7 +16,11 @@ const RULE = /^\s*([-*_])(\s*\1){2,}\s*$/;
 export class MarkdownLines {
   private fence: string | undefined;
 
-  constructor(private readonly theme: Theme) {}
+  constructor(
+    private readonly theme: Theme,
+    /** Terminal columns, when known: a rule is never wider (the renderer wraps everything else). */
+    private readonly width: () => number | undefined = () => undefined,
+  ) {}
 
   /** Styles one complete line (without its newline). */
   render(line: string): string {
@@ -30,7 +34,7 @@ export class MarkdownLines {
     const t = this.theme;
     const heading = HEADING.exec(line);
     if (heading) return t.bold(inline(heading[2] ?? "", t));
-    if (RULE.test(line)) return t.dim("─".repeat(40));
+    if (RULE.test(line)) return t.dim("─".repeat(Math.min(40, this.width() ?? 40)));
     const bullet = BULLET.exec(line);
     if (bullet) return `${bullet[1]}${t.dim("•")} ${inline(bullet[2] ?? "", t)}`;
     const numbered = NUMBERED.exec(line);

@@ -7,10 +7,11 @@
 import type { AgentEvent, LoopOutcome } from "../loop/events.ts";
 import type { TokenUsage } from "../model/types.ts";
 import { colorDiff } from "./diff.ts";
+import { cutToWidth, wrapItems } from "./fit.ts";
 import { compactTokens, firstSentence, formatCost, formatDuration, shortenPaths, toolSubject } from "./format.ts";
 import type { LiveLine } from "./live.ts";
 import { MarkdownLines } from "./markdown.ts";
-import { clip } from "./terminal.ts";
+import { clip, stripAnsi } from "./terminal.ts";
 import type { Theme } from "./theme.ts";
 
 export interface RendererOptions {
@@ -27,6 +28,8 @@ type Block = "text" | "tool" | "notice" | "footer" | "thinking";
 interface OpenTool {
   name: string;
   subject: string;
+  /** The tool line as it reads on screen (cut to the width), without colour. */
+  shown: string;
 }
 
 const BASH_PREVIEW_LINES = 3;
@@ -49,7 +52,16 @@ export class Renderer {
     private readonly theme: Theme,
     private readonly options: RendererOptions,
   ) {
-    this.markdown = new MarkdownLines(theme);
+    this.markdown = new MarkdownLines(theme, () => out.width());
+  }
+
+  /**
+   * Whether `text` can be read in full on this call's tool line, with nothing printed since: an
+   * approval prompt right below it need not repeat it.
+   */
+  showsInFull(toolUseId: string, text: string): boolean {
+    const tool = this.tools.get(toolUseId);
+    return this.lastLineTool === toolUseId && tool !== undefined && text !== "" && tool.shown.includes(text);
   }
 
   /**
@@ -146,9 +158,9 @@ export class Renderer {
 
   private toolStart(id: string, name: string, input: unknown): void {
     const subject = toolSubject(name, input, this.options.cwd);
-    this.tools.set(id, { name, subject });
-    const line = `${this.theme.bold(name)}${subject ? ` ${subject}` : ""}`;
-    this.commit("tool", [`${this.theme.green("●")} ${line}`]);
+    const line = this.oneRow(`${this.theme.green("●")} ${this.theme.bold(name)}${subject ? ` ${subject}` : ""}`);
+    this.tools.set(id, { name, subject, shown: stripAnsi(line) });
+    this.commit("tool", [line]);
     this.lastLineTool = id;
     this.out.update({ label: `Running ${name}` });
   }
@@ -166,7 +178,9 @@ export class Renderer {
     const extra: string[] = [];
     const diff = event.display?.diff;
     if (diff && !this.diffShown.delete(event.id)) extra.push(...colorDiff(diff, this.theme));
-    if (event.name === "Bash" && !event.display?.summary.startsWith("started")) extra.push(...bashPreview(contentText(event.content), this.theme));
+    if (event.name === "Bash" && !event.display?.summary.startsWith("started")) {
+      extra.push(...bashPreview(contentText(event.content), this.theme).map((line) => this.oneRow(line, 4)));
+    }
     this.completion(event.id, lines[0] ?? "", extra);
     this.tools.delete(event.id);
   }
@@ -188,7 +202,11 @@ export class Renderer {
     if (usage.cacheCreationInputTokens > 0) parts.push(`${compactTokens(usage.cacheCreationInputTokens)} cache write`);
     parts.push(formatCost(this.options.costOf(usage)));
     if (this.turnStartedAt !== undefined) parts.push(formatDuration(this.options.now() - this.turnStartedAt));
-    this.commit("footer", [this.theme.dim(`✻ ${parts.join(" · ")}`)]);
+    const [first = "", ...rest] = parts;
+    const items = [`✻ ${first}`, ...rest];
+    const width = this.out.width();
+    const footer = width === undefined ? [items.join(" · ")] : wrapItems(items, width);
+    this.commit("footer", footer.map((line) => this.theme.dim(line)));
     this.turnStartedAt = undefined;
     this.tools.clear();
     this.denied.clear();
@@ -205,7 +223,7 @@ export class Renderer {
     }
     const first = text.split("\n").find((line) => line.trim() !== "") ?? "";
     const more = text.includes("\n") ? " …" : "";
-    this.commit("thinking", [style(`✻ ${clip(first.trim(), 100)}${more}`)]);
+    this.commit("thinking", [this.oneRow(style(`✻ ${clip(first.trim(), 100)}${more}`))]);
   }
 
   /** Commits complete lines of streamed text; with `all`, the unterminated rest too. */
@@ -229,6 +247,12 @@ export class Renderer {
     const blanks = this.lastBlock === "text" ? Math.min(this.pendingBlank, 1) : 0;
     this.pendingBlank = 0;
     this.commit("text", [...Array<string>(blanks).fill(""), this.markdown.render(line)]);
+  }
+
+  /** A line kept to one row of the terminal (cut with an ellipsis), `indent` cells in from the edge. */
+  private oneRow(line: string, indent = 0): string {
+    const width = this.out.width();
+    return width === undefined ? line : cutToWidth(line, Math.max(1, width - indent));
   }
 
   /** One blank line between blocks; consecutive tool lines and text lines stay together. */

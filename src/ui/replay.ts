@@ -3,6 +3,7 @@
  * and one line per tool call. Results, reminders and thinking are left out.
  */
 import type { ContentBlockParam, MessageParam } from "../model/types.ts";
+import { cutToWidth } from "./fit.ts";
 import { toolSubject } from "./format.ts";
 import { MarkdownLines } from "./markdown.ts";
 import type { Theme } from "./theme.ts";
@@ -17,9 +18,10 @@ function isReminder(text: string): boolean {
   return text.trimStart().startsWith("<system-reminder>");
 }
 
-export function replayLines(messages: readonly MessageParam[], theme: Theme, cwd: string): string[] {
+/** With `width` (a terminal's columns), each tool line is cut to one row. */
+export function replayLines(messages: readonly MessageParam[], theme: Theme, cwd: string, width?: number): string[] {
   const out: string[] = [];
-  const markdown = new MarkdownLines(theme);
+  const markdown = new MarkdownLines(theme, () => width);
   for (const message of messages) {
     for (const block of blocksOf(message)) {
       if (block.type === "text") {
@@ -35,7 +37,8 @@ export function replayLines(messages: readonly MessageParam[], theme: Theme, cwd
         if (lines.length > MAX_TEXT_LINES) out.push(theme.dim(`… ${lines.length - MAX_TEXT_LINES} more lines`));
       } else if (block.type === "tool_use") {
         const subject = toolSubject(block.name, block.input, cwd);
-        out.push(`${theme.green("●")} ${theme.bold(block.name)}${subject ? ` ${subject}` : ""}`);
+        const line = `${theme.green("●")} ${theme.bold(block.name)}${subject ? ` ${subject}` : ""}`;
+        out.push(width === undefined ? line : cutToWidth(line, width));
       }
     }
   }

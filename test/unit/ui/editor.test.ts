@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { LineEditor, type EditorOptions } from "../../../src/ui/editor.ts";
 import { KeyDecoder } from "../../../src/ui/keys.ts";
-import { BufferTerminal } from "../../../src/ui/terminal.ts";
+import { BufferTerminal, type Terminal } from "../../../src/ui/terminal.ts";
 import { createTheme } from "../../../src/ui/theme.ts";
 import { screenOf } from "./screen.ts";
 
@@ -95,7 +95,7 @@ describe("line editor", () => {
   });
 
   test("the footer is drawn while editing and left out of the submitted line", () => {
-    const { edit, type, term } = editor({ footer: () => "⏵⏵ accept edits on" });
+    const { edit, type, term } = editor({ footer: () => ["⏵⏵ accept edits on"] });
     edit.begin();
     expect(term.text).toContain("⏵⏵ accept edits on");
     expect(screenOf(term.text, 40)).toEqual([">", "⏵⏵ accept edits on"]);
@@ -122,4 +122,42 @@ describe("line editor", () => {
     // Exactly three rows now: the editor keeps its place instead of drifting down the screen.
     expect(screenOf(term.text, 10)).toEqual(["> XYqabcde", "fghijklmno", "p"]);
   });
+
+  test("footer lines break between their items to fit, and again at each redraw's width", () => {
+    const term = new ResizableTerminal(60);
+    const footer = ["⏵⏵ accept edits on (shift+tab to cycle)", "/help for help · !cmd runs a shell command · @path attaches a file · #note adds to AGENTS.md"] as const;
+    const edit = new LineEditor(term, createTheme(false), { prompt: "> ", continuation: "  ", history: [], footer: () => footer });
+    edit.begin();
+    expect(screenOf(term.text, 60)).toEqual([">", footer[0], "/help for help · !cmd runs a shell command", "@path attaches a file · #note adds to AGENTS.md"]);
+    term.text = "";
+    term.width = 40;
+    edit.redraw();
+    expect(screenOf(term.text, 40)).toEqual([">", footer[0], "/help for help", "!cmd runs a shell command", "@path attaches a file", "#note adds to AGENTS.md"]);
+  });
+
+  test("after a resize the prompt is erased from the row the terminal's reflow put it on", () => {
+    const term = new ResizableTerminal(20);
+    const edit = new LineEditor(term, createTheme(false), { prompt: "> ", continuation: "  ", history: [] });
+    edit.begin();
+    for (const key of new KeyDecoder().push("abcdefghijklmnop")) edit.key(key);
+    // 18 cells on one row; at 10 columns the terminal reflows them onto two, the cursor on the second.
+    term.text = "";
+    term.width = 10;
+    edit.redraw();
+    expect(term.text.startsWith("\r\x1b[1A\x1b[J")).toBe(true);
+    expect(screenOf(term.text.slice("\r\x1b[1A".length), 10)).toEqual(["> abcdefgh", "ijklmnop"]);
+  });
 });
+
+/** A TTY whose width a test can change, as a resize does. */
+class ResizableTerminal implements Terminal {
+  text = "";
+  readonly isTTY = true;
+  constructor(public width: number) {}
+  write(text: string): void {
+    this.text += text;
+  }
+  columns(): number {
+    return this.width;
+  }
+}

@@ -26,8 +26,8 @@ export function assistant(text: string, used: TokenUsage = usage()): AgentEvent 
 export const turnStart: AgentEvent = { type: "turn_start", message: { role: "user", content: [{ type: "text", text: "hi" }] } };
 
 /** Renders events with a clock that advances 1.5 s per event, so the footer's time is fixed. */
-export function render(events: AgentEvent[], options: { verbose?: boolean; tty?: boolean; after?: (renderer: Renderer) => void } = {}): string {
-  const term = new BufferTerminal(options.tty ?? false, 80);
+export function render(events: AgentEvent[], options: { verbose?: boolean; tty?: boolean; width?: number; after?: (renderer: Renderer) => void } = {}): string {
+  const term = new BufferTerminal(options.tty ?? false, options.width ?? 80);
   const theme = createTheme(false);
   let clock = 0;
   const renderer = new Renderer(new LiveLine(term, theme, () => clock), theme, {

@@ -2,7 +2,7 @@
 // so the scrollback never holds it.
 import { describe, expect, test } from "bun:test";
 import { LiveLine } from "../../../src/ui/live.ts";
-import { BufferTerminal } from "../../../src/ui/terminal.ts";
+import { BufferTerminal, type Terminal } from "../../../src/ui/terminal.ts";
 import { createTheme } from "../../../src/ui/theme.ts";
 import { screenOf } from "./screen.ts";
 
@@ -45,4 +45,50 @@ describe("live line", () => {
     live.stop();
     expect(term.text).toBe("one\ntwo\n");
   });
+
+  test("committed lines are wrapped between words to the width the terminal has when each is printed", () => {
+    const term = new ResizableTerminal(30);
+    const live = new LiveLine(term, createTheme(false), () => 0);
+    live.print("  ⎿ the result of a tool that needs more than one row");
+    term.width = 20;
+    live.print("a second line printed after the terminal narrowed");
+    expect(screenOf(term.text, 30)).toEqual([
+      "  ⎿ the result of a tool that",
+      "    needs more than one row",
+      "a second line",
+      "printed after the",
+      "terminal narrowed",
+      "",
+    ]);
+  });
+
+  test("after the terminal narrows, the erase covers every row the reflowed line now takes", () => {
+    const term = new ResizableTerminal(80);
+    const live = new LiveLine(term, createTheme(false), () => 0);
+    live.start({ label: "Running a tool whose label is long enough to need most of the row" });
+    const drawn = rows(term.text).at(-1) ?? "";
+    expect(Bun.stringWidth(drawn)).toBeGreaterThan(40);
+    term.text = "";
+    term.width = 40;
+    live.refresh();
+    // The 79 cells were reflowed onto two rows with the cursor on the second: up one, clear below.
+    expect(term.text.startsWith("\r\x1b[1A\x1b[J")).toBe(true);
+    const redrawn = term.text.slice("\r\x1b[1A\x1b[J".length);
+    // The label gives way first: the time and how to interrupt stay in view.
+    expect(redrawn).toBe("⠋ Running a… (0s · esc to interrupt)");
+    live.stop();
+  });
 });
+
+/** A TTY whose width a test can change, as a resize does. */
+class ResizableTerminal implements Terminal {
+  text = "";
+  readonly isTTY = true;
+  constructor(public width: number) {}
+  write(text: string): void {
+    this.text += text;
+  }
+  columns(): number {
+    return this.width;
+  }
+}

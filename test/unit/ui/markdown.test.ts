@@ -42,4 +42,10 @@ describe("markdown lines", () => {
     const lines = ["# Title", "- item with `code`", "```", "x = 1", "```", "**b**"];
     expect(lines.map((line) => md.render(line))).toEqual(lines);
   });
+
+  test("a rule is 40 cells, or the terminal's width when that is less", () => {
+    expect(new MarkdownLines(color).render("---")).toBe(D("─".repeat(40)));
+    expect(new MarkdownLines(color, () => 100).render("***")).toBe(D("─".repeat(40)));
+    expect(new MarkdownLines(color, () => 24).render("- - -")).toBe(D("─".repeat(24)));
+  });
 });

@@ -1,0 +1,54 @@
+/**
+ * The one line an approval prompt gives for why it asks. The gate's reason is written for the
+ * model ("Bash command `x` needs approval: no allow rule or read-only check covers `x`.") and
+ * goes to it unchanged; the person at the prompt already sees the call, so the line keeps only
+ * the cause, in a few words: "no rule allows this command", "matches the ask rule Bash(git push *)".
+ */
+
+export interface AskedCall {
+  toolName: string;
+  /** What permission rules match: the command, the path. */
+  subject: string;
+  /** The rule that decided, when one did (an ask rule). */
+  rule?: string;
+}
+
+const SHELL_TOOLS = new Set(["Bash", "Monitor", "PowerShell"]);
+const MARKER = " needs approval: ";
+const UNCOVERED = /^no allow rule or read-only check covers (.+)$/;
+
+/** How the gate names a call at the start of its reason (see permissions/reasons.ts). */
+function namedCall(call: AskedCall): string {
+  const subject = call.subject.replace(/\s*\n\s*/g, " ⏎ ");
+  return SHELL_TOOLS.has(call.toolName) ? `${call.toolName} command \`${subject}\`` : `${call.toolName} of ${subject}`;
+}
+
+/** The part after "needs approval: ", without its final full stop; undefined for other wording. */
+function cause(reason: string, call: AskedCall): string | undefined {
+  const expected = `${namedCall(call)}${MARKER}`;
+  const at = reason.startsWith(expected) ? expected.length : reason.indexOf(MARKER) + MARKER.length;
+  if (at < MARKER.length) return undefined;
+  return reason.slice(at).trim().replace(/\.$/, "");
+}
+
+function firstSentence(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  const end = line.search(/[.!?](\s|$)/);
+  return end > 0 ? line.slice(0, end + 1) : line;
+}
+
+export function briefReason(reason: string, call: AskedCall): string {
+  const why = cause(reason, call);
+  if (why === undefined) return firstSentence(reason);
+  if (call.rule && why.startsWith(`it matches the ask rule ${call.rule}`)) return `matches the ask rule ${call.rule}`;
+  const uncovered = UNCOVERED.exec(why);
+  if (uncovered) {
+    const listed = uncovered[1] ?? "";
+    // One command that is the whole call: naming it again under the call says nothing new.
+    return listed === `\`${call.subject.trim()}\`` ? "no rule allows this command" : `no rule allows ${listed}`;
+  }
+  if (why === "no allow rule covers it") return `no rule allows ${call.toolName} here`;
+  // The first clause: what follows a semicolon or a parenthesis explains the policy, not the call.
+  const clause = why.split(/; | \(/)[0] ?? why;
+  return clause.replace(/^it (is )?/, "").replace(/^the path is /, "");
+}
