@@ -105,6 +105,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     homeDir: env.homeDir,
     tools: selected.tools,
     ask: options.ask,
+    shellCwd: () => toolSession.cwd,
   });
   for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
 

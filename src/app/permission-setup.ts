@@ -12,6 +12,7 @@ import { PERMISSION_MODES, type ApprovalPort, type PermissionContext, type Permi
 import type { LoadedSettings } from "../settings/types.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { FatalError } from "../util/errors.ts";
+import { createFileSystemView } from "./file-view.ts";
 
 export interface PermissionSetup {
   gate: PermissionGate;
@@ -62,12 +63,23 @@ export function setUpPermissions(input: {
   homeDir: string;
   tools: readonly AnyTool[];
   ask: ApprovalPort | undefined;
+  /** Where Bash runs now: a `cd` in one command carries over to the next. */
+  shellCwd?: () => string;
 }): PermissionSetup {
   const { settings } = input;
   const rules = compileRules(settings.rules as RuleInput[]);
   const state = { mode: startingMode(input.flagMode, settings, input.unsandboxedRoot) };
   const workingDirs = settings.settings.permissions.additionalDirectories.map((dir) => resolve(input.cwd, dir));
-  const context = (): PermissionContext => ({ mode: state.mode, cwd: input.cwd, workingDirs, homeDir: input.homeDir, realpath });
+  const files = createFileSystemView();
+  const context = (): PermissionContext => ({
+    mode: state.mode,
+    cwd: input.cwd,
+    workingDirs,
+    homeDir: input.homeDir,
+    realpath,
+    shellCwd: input.shellCwd?.() ?? input.cwd,
+    files,
+  });
   const hidden = new Set(toolVisibility(rules, input.tools.map((tool) => tool.name)));
   return {
     gate: createGate({ rules, context, ask: input.ask }),

@@ -4,84 +4,27 @@
  * judged; the whole is allowed only when each part is.
  */
 import { basename, dirname } from "node:path";
-import { fileReads, fileWrites, fsEditTargets, isReadOnlyCommand } from "./bash-readonly.ts";
+import { gatherFacts, staticValue, type Facts } from "./bash-facts.ts";
+import { readGateReason } from "./bash-read-gate.ts";
+import { fileWrites, fsEditTargets, isReadOnlyCommand } from "./bash-readonly.ts";
 import { allowMatches, denyMatches, matchCommandPattern, suggestRule } from "./bash-rules.ts";
 import { globMayMatch, insideWorkingDirs, pathForms, pathMatchesAll, pathMatchesAny, type PathForms } from "./path-rules.ts";
 import { isCriticalRemoval, protectedReason, removalTargets } from "./protected-paths.ts";
 import * as say from "./reasons.ts";
 import type { PermissionRule, RuleSet } from "./rules.ts";
-import type { ShellWord, SimpleCommand } from "./shell-types.ts";
+import type { SimpleCommand } from "./shell-types.ts";
 import { splitCommand } from "./shell-split.ts";
 import { paramMatches, ruleConcernsTool } from "./tool-rules.ts";
 import type { PermissionCall, PermissionContext, PermissionEvaluation } from "./types.ts";
 
-interface FileUse {
-  word: ShellWord;
-  /** One set of forms per directory the command may run in (cwd, and any `cd` target). */
-  forms: PathForms[];
-  command: SimpleCommand;
-  /** An output redirection (as opposed to a file command's argument). */
-  redirect: boolean;
-  /** A glob (`.en*`): checked against the file names rules mention. */
-  glob: boolean;
-}
-
-interface Facts {
-  whole: string;
-  commands: SimpleCommand[];
-  problems: string[];
-  reads: FileUse[];
-  writes: FileUse[];
-  /** Files read whose names are only known at run time (`cat "$F"`). */
-  unknownReads: ShellWord[];
-  /** `cd` to somewhere other than cwd happens in the line. */
-  changesDir: boolean;
-  cdTargets: string[];
-}
-
 const DANGEROUS_VARS = /^(PATH|LD_\w*|DYLD_\w*|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|GIT_\w*|NODE_OPTIONS|PYTHON\w*|PERL5\w*|RUBY\w*|PAGER|EDITOR|VISUAL|MANPAGER|LESSOPEN|LESSCLOSE|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|HOME|TMPDIR|ZDOTDIR|HISTFILE)$/;
 const DECLARATIONS = new Set(["export", "local", "declare", "typeset", "readonly"]);
-const DIR_CHANGES = new Set(["cd", "pushd", "popd"]);
 
 /** A plain `NAME=value` a later arithmetic expansion cannot turn into a command and no tool reads as configuration. */
 function harmlessAssignment(raw: string): boolean {
   const match = /^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$/s.exec(raw);
   if (!match) return /^[A-Za-z_][A-Za-z0-9_]*$/.test(raw);
   return !DANGEROUS_VARS.test(match[1] ?? "") && !/[$`()[\]]/.test(match[2] ?? "");
-}
-
-function staticValue(word: ShellWord): boolean {
-  return !/[$`]/.test(word.value);
-}
-
-function usesOf(words: ShellWord[], command: SimpleCommand, dirs: string[], context: PermissionContext, redirect: boolean): FileUse[] {
-  return words
-    .filter((word) => !word.dynamic || staticValue(word))
-    .map((word) => ({ word, command, redirect, glob: word.dynamic, forms: dirs.map((cwd) => pathForms(word.value, { ...context, cwd })) }));
-}
-
-function gatherFacts(command: string, commands: SimpleCommand[], problems: string[], context: PermissionContext): Facts {
-  const dirChanges = commands.filter((cmd) => DIR_CHANGES.has(cmd.argv[0] ?? ""));
-  const cdTargets = dirChanges
-    .map((cmd) => cmd.words[1])
-    .filter((word): word is ShellWord => word !== undefined && staticValue(word))
-    .map((word) => pathForms(word.value, context).resolved);
-  const changesDir = dirChanges.some((cmd) => {
-    const target = cmd.words[1];
-    return target === undefined || !staticValue(target) || pathForms(target.value, context).resolved !== context.cwd;
-  });
-  const dirs = [context.cwd, ...cdTargets];
-  const reads: FileUse[] = [];
-  const writes: FileUse[] = [];
-  const unknownReads: ShellWord[] = [];
-  for (const cmd of commands) {
-    const read = fileReads(cmd);
-    unknownReads.push(...read.filter((word) => !staticValue(word)));
-    reads.push(...usesOf(read, cmd, dirs, context, false));
-    writes.push(...usesOf(fileWrites(cmd).map((redirect) => redirect.target), cmd, dirs, context, true));
-    writes.push(...usesOf(fsEditTargets(cmd) ?? [], cmd, dirs, context, false));
-  }
-  return { whole: command.trim(), commands, problems, reads, writes, unknownReads, changesDir, cdTargets };
 }
 
 function globHits(rule: PermissionRule, forms: PathForms, context: PermissionContext): boolean {
@@ -110,7 +53,7 @@ function ruleHit(rules: readonly PermissionRule[], call: PermissionCall, facts: 
 }
 
 function criticalRemoval(facts: Facts, context: PermissionContext): string | undefined {
-  const dirs = [context.cwd, ...facts.cdTargets];
+  const dirs = [facts.base, ...facts.cdTargets];
   for (const cmd of facts.commands) {
     const target = removalTargets(cmd.words).find((word) => dirs.some((dir) => isCriticalRemoval(word, dir, context)));
     if (target) return target.raw;
@@ -126,10 +69,6 @@ function safetyCheck(facts: Facts, rules: RuleSet, context: PermissionContext): 
   }
   const [problem] = facts.problems;
   if (problem) return { why: `${problem}, so its commands cannot be checked`, critical: false };
-  const [unknown] = facts.unknownReads;
-  if (unknown && rules.deny.some((rule) => rule.target.kind === "path" && rule.tool === "Read")) {
-    return { why: `it reads ${unknown.raw}, a path only known at run time, and Read deny rules are in force`, critical: false };
-  }
   for (const write of facts.writes) {
     const reason = write.forms.map((forms) => protectedReason(forms.resolved) ?? protectedReason(forms.real)).find((text) => text);
     if (reason) return { why: `it writes ${write.word.raw}: ${reason}`, critical: false };
@@ -150,27 +89,15 @@ function safetyCheck(facts: Facts, rules: RuleSet, context: PermissionContext): 
   return undefined;
 }
 
-/** Commands that list or inspect the paths they are given (beyond the readers in bash-readonly). */
-const LISTERS = new Set(["ls", "tree", "du", "stat", "file", "find", "realpath", "readlink", "dir"]);
-
-function listedPaths(cmd: SimpleCommand): ShellWord[] {
-  const name = cmd.argv[0] ?? "";
-  if (!LISTERS.has(name)) return [];
-  const args = cmd.words.slice(1);
-  // find's paths come before its expression; the others take paths anywhere but options.
-  const end = name === "find" ? args.findIndex((word) => /^[-(!]/.test(word.value)) : -1;
-  return (end === -1 ? args : args.slice(0, end)).filter((word) => !word.value.startsWith("-"));
-}
-
 /**
  * Read-only commands run without a rule only on paths inside the working directories, as the
  * Read tool does: `cat ~/.ssh/id_rsa` or `ls /etc` needs approval like a Read there would.
  */
 function pathsInside(cmd: SimpleCommand, facts: Facts, context: PermissionContext): boolean {
-  const read = facts.reads.filter((use) => use.command === cmd);
-  if (read.some((use) => use.word.tilde) || fileReads(cmd).some((word) => !staticValue(word))) return false;
-  if (!read.every((use) => use.forms.every((forms) => insideWorkingDirs(forms, context)))) return false;
-  return listedPaths(cmd).every((word) => !word.tilde && staticValue(word) && insideWorkingDirs(pathForms(word.value, context), context));
+  const targets = facts.readsOf.get(cmd)?.targets ?? [];
+  if (targets.some((target) => target.word.tilde || !staticValue(target.word))) return false;
+  const uses = [...facts.reads, ...facts.listed].filter((use) => use.command === cmd);
+  return uses.every((use) => use.forms.every((forms) => insideWorkingDirs(forms, context)));
 }
 
 function readOnlyHere(cmd: SimpleCommand, context: PermissionContext, facts?: Facts): boolean {
@@ -181,10 +108,11 @@ function readOnlyHere(cmd: SimpleCommand, context: PermissionContext, facts?: Fa
     return cmd.words.slice(1).every((word) => !word.dynamic && (/^-[xrgaAp]+$/.test(word.value) || harmlessAssignment(word.raw)));
   }
   if (!isReadOnlyCommand(cmd)) return false;
-  if (facts && !pathsInside(cmd, facts, context)) return false;
+  if (facts && (!pathsInside(cmd, facts, context) || facts.optionGlobs.has(cmd))) return false;
   if (name !== "cd") return true;
   const target = cmd.words[1];
-  return target !== undefined && staticValue(target) && !target.tilde && insideWorkingDirs(pathForms(target.value, context), context);
+  const here = { ...context, cwd: facts?.base ?? context.shellCwd ?? context.cwd };
+  return target !== undefined && staticValue(target) && !target.tilde && insideWorkingDirs(pathForms(target.value, here), context);
 }
 
 function redirectsApproved(cmd: SimpleCommand, facts: Facts, editAllows: readonly PermissionRule[], context: PermissionContext): boolean {
@@ -223,6 +151,9 @@ export async function evaluateShell(rules: RuleSet, call: PermissionCall, contex
   if (denied) return say.deniedByRule(call, denied.rule, denied.detail);
   const asked = ruleHit(rules.ask, call, facts, context);
   if (asked) return say.askedByRule(call, asked.rule, asked.detail);
+  // Read deny rules hold in every mode, bypassPermissions included.
+  const reads = readGateReason(facts, rules, context);
+  if (reads) return say.needsApproval(call, reads);
 
   const unsafe = safetyCheck(facts, rules, context);
   if (unsafe && (unsafe.critical || context.mode !== "bypassPermissions")) return say.needsApproval(call, unsafe.why);

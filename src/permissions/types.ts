@@ -76,6 +76,24 @@ export interface PermissionContext {
   homeDir: string;
   /** The real path of an existing file or directory, undefined when it does not exist. */
   realpath: (path: string) => string | undefined;
+  /** Where Bash runs now (a `cd` carries over between calls); relative paths in commands resolve here. Default: `cwd`. */
+  shellCwd?: string;
+  /**
+   * The read gate's views of the file system; without them it assumes the worst (a directory may
+   * hold a denied file, git may track one), so a missing port never loosens a Read deny.
+   */
+  files?: FileSystemView;
+}
+
+export type DirEntryKind = "file" | "dir" | "symlink" | "other";
+
+export interface FileSystemView {
+  /** The entries of a directory, or undefined when it cannot be read. */
+  listDir(dir: string): Array<{ name: string; kind: DirEntryKind }> | undefined;
+  /** Absolute paths of the files git tracks (the index) in the repository holding `dir`; undefined outside a repository. */
+  gitTracked(dir: string): readonly string[] | undefined;
+  /** Bash's expansion of a glob in `dir`: absolute paths, or undefined when there are too many to check. */
+  expandGlob(pattern: string, dir: string): string[] | undefined;
 }
 
 export interface PermissionEvaluation {

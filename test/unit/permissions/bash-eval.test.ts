@@ -236,7 +236,6 @@ table("read-only commands that write, run or escape ask", {}, [
   ["export PATH=/tmp", ASK],
   ["PATH=/tmp/evil; ls", ASK],
   ["ls; unknown-tool", ASK],
-  ["find . *", ASK],
   ["X=-delete; find . $X", ASK],
   ['rg "$OPTS" pattern', ASK],
   ["git log $REV", ASK],

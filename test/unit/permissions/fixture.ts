@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createFileSystemView } from "../../../src/app/file-view.ts";
 import { evaluate } from "../../../src/permissions/evaluate.ts";
 import { compileRules, type RuleSet } from "../../../src/permissions/rules.ts";
 import type { PermissionCall, PermissionContext, PermissionEvaluation, PermissionMode, RuleKind, ToolAccess } from "../../../src/permissions/types.ts";
@@ -45,8 +46,11 @@ export function rulesFor(spec: RuleSpec, root: string): RuleSet {
   return compileRules(inputs);
 }
 
+/** The gate's real view of the file system (listings, git, glob expansion), as the app gives it. */
+export const files = createFileSystemView();
+
 export function contextFor(project: Project, mode: PermissionMode = "default", workingDirs: string[] = []): PermissionContext {
-  return { mode, cwd: project.cwd, workingDirs, homeDir: project.home, realpath };
+  return { mode, cwd: project.cwd, workingDirs, homeDir: project.home, realpath, files };
 }
 
 const ACCESS: Record<string, ToolAccess> = { Bash: "exec", Read: "read", Grep: "read", Glob: "read", Edit: "write", Write: "write", WebFetch: "network" };

@@ -1,0 +1,128 @@
+/**
+ * The permission gate's window on the file system: directory listings, the files git tracks, and
+ * Bash's own expansion of globs (brace expansion first, `*?[…]` per path segment, dotfiles only
+ * when the pattern names the dot), each bounded so a huge tree costs a refusal, not a hang.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { braceExpand, minimatch } from "minimatch";
+import type { DirEntryKind, FileSystemView } from "../permissions/types.ts";
+
+const MAX_GLOB_RESULTS = 5_000;
+const MAX_GLOB_LISTINGS = 2_000;
+const GLOB_CHARS = /[*?[]/;
+
+function listDir(dir: string): Array<{ name: string; kind: DirEntryKind }> | undefined {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).map((entry) => ({
+      name: entry.name,
+      kind: entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other",
+    }));
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** One brace-free word, expanded segment by segment as Bash does without `globstar` or `dotglob`. */
+function expandWord(word: string, dir: string, budget: { listings: number }): string[] | undefined {
+  const absolute = isAbsolute(word);
+  const segments = word.split("/").filter((segment, index) => segment !== "" || index === 0);
+  let paths = [absolute ? "/" : dir];
+  for (const segment of absolute ? segments.slice(1) : segments) {
+    if (!GLOB_CHARS.test(segment)) {
+      paths = paths.map((path) => join(path, segment));
+      continue;
+    }
+    const next: string[] = [];
+    for (const path of paths) {
+      if (++budget.listings > MAX_GLOB_LISTINGS) return undefined;
+      for (const entry of listDir(path) ?? []) {
+        if (minimatch(entry.name, segment, { dot: false, noext: true, nobrace: true })) next.push(join(path, entry.name));
+      }
+      if (next.length > MAX_GLOB_RESULTS) return undefined;
+    }
+    paths = next;
+    if (paths.length === 0) return [];
+  }
+  return paths;
+}
+
+function expandGlob(pattern: string, dir: string): string[] | undefined {
+  const out: string[] = [];
+  const budget = { listings: 0 };
+  for (const word of braceExpand(pattern)) {
+    if (!GLOB_CHARS.test(word)) {
+      out.push(resolve(dir, word));
+      continue;
+    }
+    const matches = expandWord(word, dir, budget);
+    if (matches === undefined) return undefined;
+    // A glob that matches nothing is passed on as written.
+    out.push(...(matches.length > 0 ? matches.filter((path) => !word.endsWith("/") || isDirectory(path)) : [resolve(dir, word)]));
+    if (out.length > MAX_GLOB_RESULTS) return undefined;
+  }
+  return out;
+}
+
+interface Repository {
+  top: string;
+  index: string;
+}
+
+interface TrackedCache {
+  stamp: string;
+  files: readonly string[];
+}
+
+function git(args: string[], cwd: string): string | undefined {
+  try {
+    const run = Bun.spawnSync(["git", ...args], { cwd, stdout: "pipe", stderr: "ignore", stdin: "ignore" });
+    return run.exitCode === 0 ? run.stdout.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stampOf(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return "missing";
+  }
+}
+
+/** Tracked files are listed once per state of the index, so `git add` between calls is seen. */
+function trackedFiles(): (dir: string) => readonly string[] | undefined {
+  const repositories = new Map<string, Repository | null>();
+  const tracked = new Map<string, TrackedCache>();
+  return (dir) => {
+    let repository = repositories.get(dir);
+    if (repository === undefined) {
+      const lines = git(["rev-parse", "--show-toplevel", "--absolute-git-dir"], dir)?.trim().split("\n");
+      repository = lines && lines.length === 2 ? { top: lines[0] as string, index: join(lines[1] as string, "index") } : null;
+      repositories.set(dir, repository);
+    }
+    if (repository === null) return undefined;
+    const stamp = stampOf(repository.index);
+    const known = tracked.get(repository.top);
+    if (known && known.stamp === stamp) return known.files;
+    const listing = git(["ls-files", "-z", "--cached"], repository.top) ?? "";
+    const top = repository.top;
+    const files = listing.split("\0").filter((name) => name !== "").map((name) => join(top, name));
+    tracked.set(top, { stamp, files });
+    return files;
+  };
+}
+
+export function createFileSystemView(): FileSystemView {
+  return { listDir, gitTracked: trackedFiles(), expandGlob };
+}
