@@ -2,8 +2,5 @@
 import pkg from "../package.json" with { type: "json" };
 import { main } from "./cli/main.ts";
 
-const code = await main(process.argv.slice(2), pkg.version);
-// Let buffered stdout drain to a slow consumer before exiting, but never wait forever: a
-// terminal that went away (SIGHUP) never drains.
-await Promise.race([new Promise<void>((resolve) => process.stdout.write("", () => resolve())), Bun.sleep(5_000)]);
-process.exit(code);
+// Every mode has written all its output when main returns (the interactive one drains its own).
+process.exit(await main(process.argv.slice(2), pkg.version));

@@ -7,23 +7,32 @@ import { ClewError } from "../util/errors.ts";
 import { parseArgs } from "./args.ts";
 import help from "./help.md" with { type: "text" };
 import type { PrintIO } from "./print.ts";
+import { isTerminal, writeAll } from "./stdio.ts";
 
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
+  if (isTerminal(0)) return "";
   try {
     return await Bun.stdin.text();
   } catch {
-    process.stderr.write("clew: warning: could not read stdin; continuing with the prompt argument\n");
+    writeErr("clew: warning: could not read stdin; continuing with the prompt argument\n");
     return "";
   }
 }
 
 function writeOut(text: string): void {
-  process.stdout.write(text);
+  writeAll(1, text);
 }
 
 function writeErr(text: string): void {
-  process.stderr.write(text);
+  writeAll(2, text);
+}
+
+/**
+ * The interactive UI writes through `process.stdout`: let what it buffered drain to a slow
+ * consumer before exiting, but never wait forever (a terminal that went away never drains).
+ */
+async function drainStdout(): Promise<void> {
+  await Promise.race([new Promise<void>((resolve) => process.stdout.write("", () => resolve())), Bun.sleep(5_000)]);
 }
 
 async function runConfig(argv: readonly string[]): Promise<number> {
@@ -57,12 +66,16 @@ export async function main(argv: readonly string[], version: string): Promise<nu
     if (!options.print) {
       // Loaded only when a session runs, like print mode.
       const { runInteractive } = await import("./interactive.ts");
-      return await runInteractive(options, env, version);
+      try {
+        return await runInteractive(options, env, version);
+      } finally {
+        await drainStdout();
+      }
     }
     const io: PrintIO = {
       write: writeOut,
       writeError: writeErr,
-      stdoutIsTTY: process.stdout.isTTY === true,
+      stdoutIsTTY: isTerminal(1),
       readStdin,
       onSignal: (handler) => {
         process.on("SIGINT", () => handler("SIGINT"));

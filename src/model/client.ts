@@ -25,15 +25,13 @@ export interface ModelClientOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-// The base client plus the one resource clew uses: the SDK's full entry point pulls in every
-// API resource, which costs several MB of memory and start-up time for nothing.
-type SdkParts = [typeof import("@anthropic-ai/sdk/client"), typeof import("@anthropic-ai/sdk/resources/messages/messages")];
-let sdkModules: Promise<SdkParts> | undefined;
+type Sdk = typeof import("./sdk.ts");
+let sdkModule: Promise<Sdk> | undefined;
 
 /** Starts loading the SDK without waiting, so its parse time overlaps other start-up work. */
-export function preloadSdk(): Promise<SdkParts> {
-  sdkModules ??= Promise.all([import("@anthropic-ai/sdk/client"), import("@anthropic-ai/sdk/resources/messages/messages")]);
-  return sdkModules;
+export function preloadSdk(): Promise<Sdk> {
+  sdkModule ??= import("./sdk.ts");
+  return sdkModule;
 }
 
 class StreamStalled extends Error {
@@ -77,7 +75,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
 
   async function getClient(): Promise<Messages> {
     if (client) return client;
-    const [{ BaseAnthropic: Base }, { Messages: MessagesResource }] = await preloadSdk();
+    const { BaseAnthropic: Base, Messages: MessagesResource } = await preloadSdk();
     // The bearer token outranks the key, as in Claude Code. An API key goes in `x-api-key`, the
     // header every Anthropic-compatible gateway checks (this SDK would send it as a bearer
     // token); an explicit header also stops the SDK from hunting for credentials on disk.
