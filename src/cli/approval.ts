@@ -1,6 +1,6 @@
 /**
  * The approval port of an interactive session: when the gate asks, the live line pauses, the
- * user sees the exact command (once: the tool line right above may already show it in full) or
+ * user sees the exact command (once: on the tool line right above, drawn in full) or
  * the edit, one short line on why it asks (the gate's whole reason with --verbose; the model
  * always gets it whole), and answers Yes / Yes-and-don't-ask-again (the narrowest rule, saved to
  * .clew/settings.local.json; file edits: all edits for this session) / No with a reason that
@@ -39,7 +39,7 @@ export interface ApprovalDeps {
 }
 
 export interface ViewOptions {
-  /** Whether the screen already shows this text in full right above the prompt. */
+  /** Whether the screen shows this text in full right above the prompt (it may draw it there). */
   shown?: (text: string) => boolean;
   verbose?: boolean;
   /** Terminal columns: the reason is kept to one row. */
@@ -100,7 +100,7 @@ async function askOne(deps: ApprovalDeps, request: PermissionRequest, evaluation
   renderer.flush();
   const width = deps.live.width();
   const view = approvalView(request, evaluation, deps.theme, cwd, {
-    shown: (text) => renderer.showsInFull(request.toolUseId, text),
+    shown: (text) => renderer.showInFull(request.toolUseId, text),
     verbose: deps.verbose,
     ...(width === undefined ? {} : { width }),
   });

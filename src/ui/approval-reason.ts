@@ -31,6 +31,18 @@ function cause(reason: string, call: AskedCall): string | undefined {
   return reason.slice(at).trim().replace(/\.$/, "");
 }
 
+/** Letters and digits only: quotes, spaces and shell operators are what argv and a line differ in. */
+function bare(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+/** Whether the commands listed (`a`, `b`) are all there is to the command line. */
+function namesWholeLine(listed: string, line: string): boolean {
+  if (listed.endsWith(" and more")) return false;
+  const names = Array.from(listed.matchAll(/`([^`]*)`/g), (match) => match[1] ?? "");
+  return names.length > 0 && bare(names.join("")) === bare(line);
+}
+
 function firstSentence(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
   const end = line.search(/[.!?](\s|$)/);
@@ -44,8 +56,9 @@ export function briefReason(reason: string, call: AskedCall): string {
   const uncovered = UNCOVERED.exec(why);
   if (uncovered) {
     const listed = uncovered[1] ?? "";
-    // One command that is the whole call: naming it again under the call says nothing new.
-    return listed === `\`${call.subject.trim()}\`` ? "no rule allows this command" : `no rule allows ${listed}`;
+    // Naming every command of the line again, right under it, says nothing new.
+    if (namesWholeLine(listed, call.subject)) return listed.includes("`, `") ? "no rule allows any of these commands" : "no rule allows this command";
+    return `no rule allows ${listed}`;
   }
   if (why === "no allow rule covers it") return `no rule allows ${call.toolName} here`;
   // The first clause: what follows a semicolon or a parenthesis explains the policy, not the call.

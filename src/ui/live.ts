@@ -58,6 +58,17 @@ export class LiveLine {
     this.draw();
   }
 
+  /**
+   * Commits text in place of the last committed row (a one-row line printed just before, such as
+   * a tool line cut to the width); on a TTY only.
+   */
+  replaceLastRow(text: string): void {
+    if (!this.term.isTTY) return;
+    this.erase();
+    this.term.write(`\r${ansi.up(1)}${ansi.clearBelow}`);
+    this.print(text);
+  }
+
   /** Draws the line again at the current width (after a resize). */
   refresh(): void {
     this.draw();

@@ -56,12 +56,19 @@ export class Renderer {
   }
 
   /**
-   * Whether `text` can be read in full on this call's tool line, with nothing printed since: an
-   * approval prompt right below it need not repeat it.
+   * Before an approval prompt: makes this call's tool line, when nothing was printed after it,
+   * show `text` (the command) in full, so the prompt below need not repeat it. On a terminal a
+   * line that was cut to one row is drawn again in place, wrapped. Returns whether it shows it.
    */
-  showsInFull(toolUseId: string, text: string): boolean {
+  showInFull(toolUseId: string, text: string): boolean {
     const tool = this.tools.get(toolUseId);
-    return this.lastLineTool === toolUseId && tool !== undefined && text !== "" && tool.shown.includes(text);
+    if (this.lastLineTool !== toolUseId || tool === undefined || text === "") return false;
+    if (tool.shown.includes(text)) return true;
+    if (this.out.width() === undefined) return false;
+    const line = `${this.theme.green("●")} ${this.theme.bold(tool.name)} ${text.split("\n").join("\n  ")}`;
+    this.out.replaceLastRow(line);
+    tool.shown = text;
+    return true;
   }
 
   /**

@@ -79,6 +79,30 @@ describe.skipIf(!hasTmux)("lines fit the terminal", () => {
     });
   }
 
+  test("a command too long for one row is shown once, in full, wrapped between words on its tool line", async () => {
+    const command = "git add src/release.ts && git commit -m 'prepare the release notes for the next version'";
+    const server = await fake([reply().text("Committing.").toolUse("Bash", { command, description: "Commit the notes" }), reply().text("Committed.")]);
+    const { dir, configDir } = workspace();
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url, width: 60 });
+    await terminal.waitFor("shift+tab cycles the mode");
+    terminal.type("commit");
+    terminal.keys("Enter");
+    const asking = await terminal.waitFor("Run this command?");
+    const lines = linesOf(asking);
+    expect(tooWide(lines, 60)).toEqual([]);
+    const toolLine = lines.findIndex((line) => line.startsWith("● Bash"));
+    const description = lines.indexOf("  Commit the notes");
+    expect(description).toBeGreaterThan(toolLine + 1);
+    const rows = lines.slice(toolLine, description);
+    expect(rows.map((line) => line.replace(/^(● Bash | {2})/, "")).join(" ")).toBe(command);
+    expect(count(asking, "git commit -m")).toBe(1);
+    expect(asking).not.toContain("…");
+    expect(lines[description + 1]).toBe("  no rule allows any of these commands");
+    expect(lines[description + 2]).toBe("│");
+    terminal.keys("Escape");
+    await terminal.waitFor("Interrupted");
+  });
+
   test("after a resize the footer and hints are redrawn to the new width, and so is what follows", async () => {
     const server = await fake([reply().text(PARAGRAPH)]);
     const { dir, configDir } = workspace();

@@ -32,6 +32,8 @@ describe("why the prompt asks, in one short line", () => {
     expect(brief(single, needsApproval(single, "no allow rule or read-only check covers `npm publish --access public`"))).toBe("no rule allows this command");
     const compound = bash("git add . && npm publish");
     expect(brief(compound, needsApproval(compound, "no allow rule or read-only check covers `npm publish`"))).toBe("no rule allows `npm publish`");
+    const both = bash("git add src/a.ts && git commit -m 'the notes'");
+    expect(brief(both, needsApproval(both, "no allow rule or read-only check covers `git add src/a.ts`, `git commit -m the notes`"))).toBe("no rule allows any of these commands");
     const many = bash("a; b; c; d");
     expect(brief(many, needsApproval(many, "no allow rule or read-only check covers `a`, `b`, `c` and more"))).toBe("no rule allows `a`, `b`, `c` and more");
   });
@@ -63,7 +65,7 @@ describe("why the prompt asks, in one short line", () => {
   test("a call the reason names in a shortened or multi-line form is still found", () => {
     const long = bash(`echo ${"a".repeat(220)} && npm publish`);
     expect(brief(long, needsApproval(long, "no allow rule or read-only check covers `npm publish`"))).toBe("no rule allows `npm publish`");
-    const lines = bash("make build\nmake needs approval: test");
+    const lines = bash("make build\nmake needs approval: test\necho done");
     expect(brief(lines, needsApproval(lines, "no allow rule or read-only check covers `make build`, `make needs approval: test`"))).toBe(
       "no rule allows `make build`, `make needs approval: test`",
     );

@@ -47,16 +47,24 @@ describe("renderer on a narrow terminal", () => {
     for (const row of screen) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(WIDTH);
   });
 
-  test("whether the tool line shows a text in full: an approval right below it need not repeat it", () => {
-    const seen: boolean[] = [];
+  test("before an approval the tool line shows the command in full: a cut line is drawn again, wrapped", () => {
     const start = (id: string, command: string): AgentEvent => ({ type: "tool_start", id, name: "Bash", input: { command } });
-    const probe = (id: string, text: string) => (renderer: Renderer) => seen.push(renderer.showsInFull(id, text));
-    render([start("short", "npm publish")], { tty: true, width: WIDTH, after: probe("short", "npm publish") });
-    render([start("cut", COMMAND)], { tty: true, width: WIDTH, after: probe("cut", COMMAND) });
-    render([start("lines", "make\nmake test")], { tty: true, width: WIDTH, after: probe("lines", "make\nmake test") });
-    render([start("a", "npm publish"), start("b", "npm test")], { tty: true, width: WIDTH, after: probe("a", "npm publish") });
-    render([start("piped", COMMAND)], { after: probe("piped", COMMAND) });
-    expect(seen).toEqual([true, false, false, false, true]);
+    const shown = (events: AgentEvent[], id: string, text: string, tty = true) => {
+      let answer = false;
+      const output = render(events, { tty, width: WIDTH, after: (renderer: Renderer) => (answer = renderer.showInFull(id, text)) });
+      return { answer, screen: tty ? rows(output) : output.split("\n") };
+    };
+    expect(shown([start("short", "npm publish")], "short", "npm publish")).toEqual({ answer: true, screen: ["", "● Bash npm publish", ""] });
+    expect(shown([start("cut", COMMAND)], "cut", COMMAND)).toEqual({
+      answer: true,
+      screen: ["", "● Bash npm run release -- --tag next", "  --registry http://127.0.0.1:4873/", ""],
+    });
+    expect(shown([start("lines", "make\nmake test")], "lines", "make\nmake test")).toEqual({ answer: true, screen: ["", "● Bash make", "  make test", ""] });
+    // Another line came after it: the prompt must show the command itself.
+    expect(shown([start("a", "npm publish"), start("b", "npm test")], "a", "npm publish").answer).toBe(false);
+    // Piped output cannot be redrawn: a command the line shows only in part is not shown in full.
+    expect(shown([start("piped", COMMAND)], "piped", COMMAND, false).answer).toBe(true);
+    expect(shown([start("piped", "make\nmake test")], "piped", "make\nmake test", false)).toEqual({ answer: false, screen: ["", "● Bash make ⏎ make test", ""] });
   });
 
   test("piped output is not fitted to any width", () => {
