@@ -44,6 +44,11 @@ function contexts(results: readonly HandlerResult[], cap: Cap, includeText: bool
   return out;
 }
 
+/** Exit code 2 on an event where it blocks or feeds back (a prompt hook's `ok: false` is a verdict, not this). */
+function exitedTwo(result: HandlerResult): boolean {
+  return result.exitTwoReason !== undefined;
+}
+
 /** A JSON blocking decision's reason wins over exit-2 stderr (hooks.md §6.1). */
 function reasonOf(result: HandlerResult, fallback: string): string {
   const output = result.output;
@@ -124,7 +129,7 @@ function stopLike(event: "Stop" | "SubagentStop", results: readonly HandlerResul
   const outcome: StopOutcome = { ...base(event, results, cap), additionalContext: contexts(results, cap, false) };
   const reasons: string[] = [];
   for (const result of results) {
-    if (result.status === "blocked") reasons.push(reasonOf(result, `${result.hookName} hook blocked stopping`));
+    if (exitedTwo(result)) reasons.push(reasonOf(result, `${result.hookName} hook blocked stopping`));
     else if (result.verdict?.ok === false && !result.verdict.impossible) reasons.push(result.verdict.reason ?? `${result.hookName} hook asked to continue`);
     else if (result.output?.decision === "block") {
       if (result.output.reason) reasons.push(result.output.reason);
@@ -138,7 +143,7 @@ function stopLike(event: "Stop" | "SubagentStop", results: readonly HandlerResul
 function blockReasons(results: readonly HandlerResult[], fallback: string): string[] {
   const reasons: string[] = [];
   for (const result of results) {
-    if (result.status === "blocked" || result.output?.decision === "block") reasons.push(reasonOf(result, fallback));
+    if (exitedTwo(result) || result.output?.decision === "block") reasons.push(reasonOf(result, fallback));
   }
   return reasons;
 }
@@ -179,7 +184,7 @@ const COMBINERS: { [E in FiredHookEvent]: Combiner<E> } = {
   PostToolUse: (results, cap) => {
     const outcome = { ...base("PostToolUse", results, cap), additionalContext: contexts(results, cap, false), feedback: [] as string[] };
     for (const result of results) {
-      if (result.status === "blocked" || result.output?.decision === "block") outcome.feedback.push(cap(reasonOf(result, `${result.hookName} hook flagged this result`)));
+      if (exitedTwo(result) || result.output?.decision === "block") outcome.feedback.push(cap(reasonOf(result, `${result.hookName} hook flagged this result`)));
       else if (result.verdict?.ok === false) {
         const reason = result.verdict.reason ?? `${result.hookName} hook flagged this result`;
         if (!promptStops(result, outcome, reason)) outcome.feedback.push(cap(reason));
