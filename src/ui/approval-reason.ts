@@ -4,6 +4,7 @@
  * goes to it unchanged; the person at the prompt already sees the call, so the line keeps only
  * the cause, in a few words: "no rule allows this command", "matches the ask rule Bash(git push *)".
  */
+import { firstSentence } from "./format.ts";
 
 export interface AskedCall {
   toolName: string;
@@ -41,12 +42,6 @@ function namesWholeLine(listed: string, line: string): boolean {
   if (listed.endsWith(" and more")) return false;
   const names = Array.from(listed.matchAll(/`([^`]*)`/g), (match) => match[1] ?? "");
   return names.length > 0 && bare(names.join("")) === bare(line);
-}
-
-function firstSentence(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  const end = line.search(/[.!?](\s|$)/);
-  return end > 0 ? line.slice(0, end + 1) : line;
 }
 
 export function briefReason(reason: string, call: AskedCall): string {

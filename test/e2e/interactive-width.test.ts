@@ -79,6 +79,24 @@ describe.skipIf(!hasTmux)("lines fit the terminal", () => {
     });
   }
 
+  test("--verbose shows the gate's whole reason, wrapped between words", async () => {
+    const server = await fake([reply().text("Publishing.").toolUse("Bash", { command: COMMAND, description: DESCRIPTION }), reply().text("Published.")]);
+    const { dir, configDir } = workspace();
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url, width: 60, args: ["--verbose"] });
+    await terminal.waitFor("shift+tab cycles the mode");
+    terminal.type("publish it");
+    terminal.keys("Enter");
+    const lines = linesOf(await terminal.waitFor("Run this command?"));
+    expect(tooWide(lines, 60)).toEqual([]);
+    const description = lines.indexOf(`  ${DESCRIPTION}`);
+    const reason = lines.slice(description + 1, lines.indexOf("│", description));
+    // The gate's words, as the model would get them (their wording belongs to permissions/).
+    expect(reason.length).toBeGreaterThan(1);
+    expect(reason.map((line) => line.trim()).join(" ")).toMatch(new RegExp(`^Bash command \`${COMMAND}\` needs approval: .+\\.$`));
+    terminal.keys("Enter");
+    await terminal.waitFor("Published.");
+  });
+
   test("a command too long for one row is shown once, in full, wrapped between words on its tool line", async () => {
     const command = "git add src/release.ts && git commit -m 'prepare the release notes for the next version'";
     const server = await fake([reply().text("Committing.").toolUse("Bash", { command, description: "Commit the notes" }), reply().text("Committed.")]);
