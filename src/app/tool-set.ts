@@ -1,31 +1,16 @@
 /**
- * The built-in tools, in the fixed order the model sees them (a stable order keeps the prompt
- * cache warm), and their API definitions derived once from the zod schemas.
+ * The built-in tools and their API definitions. The built-ins' JSON Schemas are computed at build
+ * time by the macro below; only a tool from elsewhere (MCP, plugins) derives its schema at run time.
  */
-import { z } from "zod";
 import type { ApiTool } from "../model/types.ts";
-import { bashOutputTool } from "../tools/bash-output.ts";
-import { bashTool } from "../tools/bash.ts";
-import { editTool } from "../tools/edit.ts";
-import { globTool } from "../tools/glob.ts";
-import { grepTool } from "../tools/grep.ts";
-import { killShellTool } from "../tools/kill-shell.ts";
-import { readTool } from "../tools/read.ts";
-import { todoWriteTool } from "../tools/todo-write.ts";
 import type { AnyTool } from "../tools/types.ts";
-import { writeTool } from "../tools/write.ts";
+import { builtinTools } from "./builtin-tools.ts";
+import type { InputSchema } from "./input-schema.ts";
+import { builtinInputSchemas } from "./tool-schemas.macro.ts" with { type: "macro" };
 
-export const builtinTools: readonly AnyTool[] = [
-  bashTool,
-  bashOutputTool,
-  killShellTool,
-  globTool,
-  grepTool,
-  readTool,
-  editTool,
-  writeTool,
-  todoWriteTool,
-];
+export { builtinTools };
+
+const BUILTIN_INPUT_SCHEMAS: Readonly<Record<string, InputSchema>> = builtinInputSchemas();
 
 /** `--tools` / `--disallowedTools` bare names narrow the set; unknown names are reported. */
 export function selectTools(
@@ -43,8 +28,14 @@ export function selectTools(
   };
 }
 
+function inputSchemaOf(tool: AnyTool): InputSchema {
+  const precomputed = builtinTools.includes(tool) ? BUILTIN_INPUT_SCHEMAS[tool.name] : undefined;
+  if (precomputed) return precomputed;
+  // Not a built-in (MCP, plugins): derive it now, loading zod's converter only for this.
+  const { inputJsonSchema } = require("./input-schema.ts") as typeof import("./input-schema.ts");
+  return inputJsonSchema(tool);
+}
+
 export function toApiTool(tool: AnyTool): ApiTool {
-  const schema = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return { name: tool.name, description: tool.description.trim(), input_schema: schema as ApiTool["input_schema"] };
+  return { name: tool.name, description: tool.description.trim(), input_schema: inputSchemaOf(tool) };
 }

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { ParsedJson, Position } from "./json-source.ts";
 import { deepClone, formatKeyPath, getAt, isPlainObject, jsonTypeName, type PathSegment, removeAt } from "./key-path.ts";
 import { HOOK_EVENTS } from "./schema/hooks.ts";
-import { settingsFileSchema } from "./schema/settings.ts";
+import { SETTINGS_KEYS, settingsKeySchema } from "./schema/settings.ts";
 import type { SettingsProblem } from "./types.ts";
 
 export interface ValidationResult {
@@ -121,6 +121,20 @@ function warnUnknownHookEvents(data: Record<string, unknown>, file: string, json
   }
 }
 
+/**
+ * The issues one loose object schema of all typed keys would report, found key by key so only the
+ * schemas of keys present in the file are ever built.
+ */
+function settingsIssues(data: Record<string, unknown>): Issue[] {
+  const issues: Issue[] = [];
+  for (const key of SETTINGS_KEYS) {
+    if (!Object.hasOwn(data, key)) continue;
+    const result = settingsKeySchema(key)?.safeParse(data[key]);
+    if (result && !result.success) for (const issue of result.error.issues) issues.push({ ...issue, path: [key, ...issue.path] });
+  }
+  return issues;
+}
+
 export function validateSettingsFile(json: ParsedJson, file: string): ValidationResult {
   const data = deepClone(json.value) as Record<string, unknown>;
   // Allowed in every settings file for editor completion, and meaningless to clew.
@@ -129,10 +143,10 @@ export function validateSettingsFile(json: ParsedJson, file: string): Validation
   repairRestrictiveLists(data, file, json, problems);
   const removed = new Set<string>();
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const result = settingsFileSchema.safeParse(data);
-    if (result.success) break;
+    const issues = settingsIssues(data);
+    if (issues.length === 0) break;
     const targets = new Map<string, PathSegment[]>();
-    for (const issue of result.error.issues) {
+    for (const issue of issues) {
       const path = pathOf(issue);
       const target = removalTarget(data, issue, path);
       targets.set(formatKeyPath(target), target);

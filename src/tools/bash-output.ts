@@ -1,16 +1,19 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import type { ShellJobs, ShellJobStatus } from "./shared/shell-jobs.ts";
 import { defineTool, type ToolOutput } from "./types.ts";
 import description from "./bash-output.md" with { type: "text" };
 
-const input = z.object({
-  bash_id: z.string().describe("Id of the background shell"),
-  filter: z
-    .string()
-    .optional()
-    .describe("Regex: return only matching lines"),
-});
+const input = lazySchema((z) =>
+  z.object({
+    bash_id: z.string().describe("Id of the background shell"),
+    filter: z
+      .string()
+      .optional()
+      .describe("Regex: return only matching lines"),
+  }),
+);
 
 export interface BashOutputData {
   shellId: string;
@@ -24,7 +27,9 @@ export interface BashOutputData {
 export const bashOutputTool = defineTool({
   name: "BashOutput",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "read",
   subject: (args) => args.bash_id,
   async run(args, ctx): Promise<ToolOutput> {

@@ -1,25 +1,28 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { errorMessage, ToolError } from "../util/errors.ts";
 import { loadShellSupport, runShell, type RunResult } from "./shared/shell.ts";
 import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
 
-const input = z.object({
-  command: z.string().describe("The command to run"),
-  timeout: z.number().positive().optional().describe("Timeout in ms (max 600000)"),
-  description: z
-    .string()
-    .optional()
-    .describe("What the command does, in 5-10 words"),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Run in the background; read output with BashOutput"),
-});
+const input = lazySchema((z) =>
+  z.object({
+    command: z.string().describe("The command to run"),
+    timeout: z.number().positive().optional().describe("Timeout in ms (max 600000)"),
+    description: z
+      .string()
+      .optional()
+      .describe("What the command does, in 5-10 words"),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe("Run in the background; read output with BashOutput"),
+  }),
+);
 
-type BashInput = z.infer<typeof input>;
+type BashInput = z.infer<ReturnType<typeof input>>;
 
 /** `toolUseResult` shape of Claude Code's Bash tool. */
 export interface BashData {
@@ -34,7 +37,9 @@ export interface BashData {
 export const bashTool = defineTool({
   name: "Bash",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "exec",
   subject: (args) => args.command,
   async run(args, ctx): Promise<ToolOutput> {

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { checkBeforeChange, rememberWritten } from "./shared/freshness.ts";
@@ -9,15 +10,17 @@ import { lineDiff } from "./shared/unified-diff.ts";
 import { defineTool, type ToolOutput } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
-const input = z.object({
-  file_path: z.string().describe("Absolute path of the file"),
-  old_string: z.string().describe("Exact text to replace"),
-  new_string: z.string().describe("Replacement text"),
-  // Optional rather than .default(false): a default makes the field "required" in the derived JSON Schema.
-  replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
-});
+const input = lazySchema((z) =>
+  z.object({
+    file_path: z.string().describe("Absolute path of the file"),
+    old_string: z.string().describe("Exact text to replace"),
+    new_string: z.string().describe("Replacement text"),
+    // Optional rather than .default(false): a default makes the field "required" in the derived JSON Schema.
+    replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
+  }),
+);
 
-type EditInput = z.infer<typeof input>;
+type EditInput = z.infer<ReturnType<typeof input>>;
 
 export interface EditData {
   filePath: string;
@@ -29,7 +32,9 @@ export interface EditData {
 export const editTool = defineTool({
   name: "Edit",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "write",
   subject: (args, session) => resolveToolPath(args.file_path, session),
   async run(args, { session }) {

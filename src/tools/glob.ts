@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { newestFirst } from "./shared/newest-first.ts";
 import { VCS_DIRS, walkFiles } from "./shared/ignore-walk.ts";
@@ -11,13 +12,15 @@ import description from "./glob.md" with { type: "text" };
 export const GLOB_MAX_RESULTS = 100;
 const TRUNCATED_NOTE = "(Results are truncated. Consider using a more specific path or pattern.)";
 
-const input = z.object({
-  pattern: z.string().describe("Glob pattern"),
-  path: z
-    .string()
-    .optional()
-    .describe("Directory to search (omit for the working directory)"),
-});
+const input = lazySchema((z) =>
+  z.object({
+    pattern: z.string().describe("Glob pattern"),
+    path: z
+      .string()
+      .optional()
+      .describe("Directory to search (omit for the working directory)"),
+  }),
+);
 
 export interface GlobData {
   filenames: string[];
@@ -29,7 +32,9 @@ export interface GlobData {
 export const globTool = defineTool({
   name: "Glob",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "read",
   subject: (args, session) => searchDir(args.path, session),
   async run(args, { session, signal }) {

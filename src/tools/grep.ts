@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { DEFAULT_HEAD_LIMIT, formatGrep } from "./shared/grep-format.ts";
 import { grepWithJs } from "./shared/grep-js.ts";
@@ -10,64 +11,67 @@ import { isMissing, resolveToolPath } from "./shared/paths.ts";
 import { defineTool, type ToolSession } from "./types.ts";
 import description from "./grep.md" with { type: "text" };
 
-const contextLines = (flag: string, what: string) =>
-  z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(`Lines of context ${what} each match (content mode)`);
-
-const input = z.object({
-  pattern: z.string().describe("Regular expression to search for"),
-  path: z
-    .string()
-    .optional()
-    .describe("File or directory to search (default: working directory)"),
-  glob: z
-    .string()
-    .optional()
-    .describe('Glob filter for files, e.g. "*.{ts,tsx}"'),
-  output_mode: z
-    .enum(["content", "files_with_matches", "count"])
-    .optional()
-    .describe('"files_with_matches" (default), "content" or "count"'),
-  "-B": contextLines("-B", "before"),
-  "-A": contextLines("-A", "after"),
-  "-C": contextLines("-C", "before and after"),
-  "-n": z
-    .boolean()
-    .optional()
-    .describe("Line numbers in content mode (default true)"),
-  "-i": z.boolean().optional().describe("Case-insensitive"),
-  type: z
-    .string()
-    .optional()
-    .describe("File type, e.g. js, py, rust, go"),
-  head_limit: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(`Return at most N lines/entries (default ${DEFAULT_HEAD_LIMIT}; 0 = no limit)`),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Skip the first N lines/entries"),
-  multiline: z
-    .boolean()
-    .optional()
-    .describe("Let patterns span lines (. matches newline)"),
+const input = lazySchema((z) => {
+  const contextLines = (flag: string, what: string) =>
+    z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(`Lines of context ${what} each match (content mode)`);
+  return z.object({
+    pattern: z.string().describe("Regular expression to search for"),
+    path: z
+      .string()
+      .optional()
+      .describe("File or directory to search (default: working directory)"),
+    glob: z
+      .string()
+      .optional()
+      .describe('Glob filter for files, e.g. "*.{ts,tsx}"'),
+    output_mode: z
+      .enum(["content", "files_with_matches", "count"])
+      .optional()
+      .describe('"files_with_matches" (default), "content" or "count"'),
+    "-B": contextLines("-B", "before"),
+    "-A": contextLines("-A", "after"),
+    "-C": contextLines("-C", "before and after"),
+    "-n": z
+      .boolean()
+      .optional()
+      .describe("Line numbers in content mode (default true)"),
+    "-i": z.boolean().optional().describe("Case-insensitive"),
+    type: z
+      .string()
+      .optional()
+      .describe("File type, e.g. js, py, rust, go"),
+    head_limit: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(`Return at most N lines/entries (default ${DEFAULT_HEAD_LIMIT}; 0 = no limit)`),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Skip the first N lines/entries"),
+    multiline: z
+      .boolean()
+      .optional()
+      .describe("Let patterns span lines (. matches newline)"),
+  });
 });
 
-type GrepInput = z.infer<typeof input>;
+type GrepInput = z.infer<ReturnType<typeof input>>;
 
 export const grepTool = defineTool({
   name: "Grep",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "read",
   subject: (args, session) => searchRoot(args, session),
   async run(args, { session, signal }) {

@@ -1,12 +1,15 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { unknownShellMessage } from "./bash-output.ts";
 import { defineTool, type ToolOutput } from "./types.ts";
 import description from "./kill-shell.md" with { type: "text" };
 
-const input = z.object({
-  shell_id: z.string().describe("Id of the background shell"),
-});
+const input = lazySchema((z) =>
+  z.object({
+    shell_id: z.string().describe("Id of the background shell"),
+  }),
+);
 
 export interface KillShellData {
   shellId: string;
@@ -17,7 +20,9 @@ export interface KillShellData {
 export const killShellTool = defineTool({
   name: "KillShell",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "exec",
   subject: (args) => args.shell_id,
   async run(args, ctx): Promise<ToolOutput> {

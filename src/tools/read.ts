@@ -1,7 +1,8 @@
 import { open, stat, type FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { rememberStat } from "./shared/freshness.ts";
 import { looksBinary, sniffImage, SNIFF_BYTES, type ImageMediaType } from "./shared/file-sniff.ts";
@@ -15,21 +16,23 @@ export const MAX_IMAGE_BYTES = 3_750_000;
 /** Past this size Read stops counting lines after the window, so paging a huge file stays cheap. */
 const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
 
-const input = z.object({
-  file_path: z.string().describe("Absolute path of the file"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("1-based line to start at (for large files)"),
-  limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Number of lines to read (for large files)"),
-});
+const input = lazySchema((z) =>
+  z.object({
+    file_path: z.string().describe("Absolute path of the file"),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("1-based line to start at (for large files)"),
+    limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Number of lines to read (for large files)"),
+  }),
+);
 
 export interface ReadTextData {
   type: "text";
@@ -45,7 +48,9 @@ export interface ReadImageData {
 export const readTool = defineTool({
   name: "Read",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "read",
   subject: (args, session) => resolveToolPath(args.file_path, session),
   async run(args, { session, signal }) {

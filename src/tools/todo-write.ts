@@ -1,17 +1,19 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { defineTool, type TodoItem, type ToolOutput } from "./types.ts";
 import description from "./todo-write.md" with { type: "text" };
 
-const todo = z.object({
-  content: z.string().min(1).describe("Imperative form, e.g. 'Run tests'"),
-  status: z.enum(["pending", "in_progress", "completed"]).describe("Task state"),
-  activeForm: z.string().min(1).describe("Continuous form, e.g. 'Running tests'"),
-  // Older Claude Code versions sent an id; accepted so those transcripts replay, but not stored.
-  id: z.string().optional().describe("Optional task id"),
-});
-
-const input = z.object({
-  todos: z.array(todo).describe("The whole updated list"),
+const input = lazySchema((z) => {
+  const todo = z.object({
+    content: z.string().min(1).describe("Imperative form, e.g. 'Run tests'"),
+    status: z.enum(["pending", "in_progress", "completed"]).describe("Task state"),
+    activeForm: z.string().min(1).describe("Continuous form, e.g. 'Running tests'"),
+    // Older Claude Code versions sent an id; accepted so those transcripts replay, but not stored.
+    id: z.string().optional().describe("Optional task id"),
+  });
+  return z.object({
+    todos: z.array(todo).describe("The whole updated list"),
+  });
 });
 
 export interface TodoWriteData {
@@ -22,7 +24,9 @@ export interface TodoWriteData {
 export const todoWriteTool = defineTool({
   name: "TodoWrite",
   description,
-  input,
+  get input() {
+    return input();
+  },
   // Only the in-memory session list changes: no file, process or network is touched, so it is
   // as harmless as a read and must never prompt for permission or block concurrent reads.
   access: "read",

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "./shared/lazy-schema.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { checkBeforeChange, rememberWritten } from "./shared/freshness.ts";
 import { fsToolError, resolveToolPath } from "./shared/paths.ts";
@@ -8,10 +9,12 @@ import { lineDiff } from "./shared/unified-diff.ts";
 import { defineTool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
 
-const input = z.object({
-  file_path: z.string().describe("Absolute path of the file"),
-  content: z.string().describe("The complete file content"),
-});
+const input = lazySchema((z) =>
+  z.object({
+    file_path: z.string().describe("Absolute path of the file"),
+    content: z.string().describe("The complete file content"),
+  }),
+);
 
 export interface WriteData {
   type: "create" | "update";
@@ -25,7 +28,9 @@ const MAX_DIFF_CHARS = 4_000_000;
 export const writeTool = defineTool({
   name: "Write",
   description,
-  input,
+  get input() {
+    return input();
+  },
   access: "write",
   subject: (args, session) => resolveToolPath(args.file_path, session),
   async run(args, { session }) {

@@ -17,12 +17,13 @@ const ALLOWED: Record<string, Record<string, Access>> = {
   tools: { util: "any", permissions: "types", model: "types" },
   context: { util: "any", settings: "types", model: "types" },
   plugins: { util: "any", settings: "types" },
+  extensions: { util: "any", settings: "types" },
   mcp: { util: "any", tools: "types", settings: "types" },
   loop: { util: "any", model: "types", tools: "types", permissions: "types", hooks: "types" },
   update: { util: "any", settings: "types" },
   app: {
     util: "any", settings: "any", model: "any", permissions: "any", store: "any", hooks: "any", tools: "any",
-    context: "any", plugins: "any", mcp: "any", loop: "any", update: "any",
+    context: "any", plugins: "any", mcp: "any", loop: "any", update: "any", extensions: "any",
   },
   ui: { util: "any", app: "types", loop: "types", model: "types" },
   cli: { app: "any", ui: "any", util: "any", settings: "any", loop: "types", permissions: "types", model: "types" },
@@ -119,6 +120,23 @@ describe("architecture", () => {
     );
     expect(eager).toEqual([]);
     for (const boundary of LAZY_BOUNDARIES) expect(files.map((file) => relative(SRC, file))).toContain(boundary);
+  });
+
+  test("zod is evaluated on first use: no static import of it outside the two zod-runtime modules, which only require() reaches", () => {
+    // Start-up builds no schema: tool JSON Schemas come from a build-time macro and settings keys
+    // are checked key by key, each built on first use (see tools/shared/lazy-schema.ts).
+    const runtimes = new Set(["tools/shared/zod-runtime.ts", "settings/schema/zod-runtime.ts"]);
+    const offenders = files.flatMap((file) => {
+      const name = relative(SRC, file);
+      if (runtimes.has(name)) return [];
+      const text = readFileSync(file, "utf8");
+      const staticZod = /^(?:import|export)\s+(?!type\b)[^;]*from\s+["']zod(?:\/[^"']*)?["']/m.test(text);
+      const directRequire = /require\(\s*["']zod(?:\/[^"']*)?["']\s*\)/.test(text);
+      const staticRuntime = importsOf(file).some((edge) => !edge.typeOnly && !edge.dynamic && runtimes.has(relative(SRC, edge.target)));
+      return staticZod || directRequire || staticRuntime ? [name] : [];
+    });
+    expect(offenders).toEqual([]);
+    for (const runtime of runtimes) expect(files.map((file) => relative(SRC, file))).toContain(runtime);
   });
 
   test("Node built-ins that cost start-up memory are imported on first use, not statically", () => {

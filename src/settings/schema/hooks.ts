@@ -3,7 +3,8 @@
  * now so the hooks runner receives checked data; unknown fields inside groups and handlers are
  * kept (community files carry `description`, `enabled`, …).
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema, type ZodApi } from "./lazy.ts";
 
 /** Events Claude Code defines (hooks.md §2). Other names are kept but reported, never run. */
 export const HOOK_EVENTS: readonly string[] = [
@@ -14,70 +15,70 @@ export const HOOK_EVENTS: readonly string[] = [
   "WorktreeRemove", "PreCompact", "PostCompact", "Elicitation", "ElicitationResult", "SessionEnd",
 ];
 
-const common = {
-  if: z.string().optional(),
-  timeout: z.number().positive().optional(),
-  statusMessage: z.string().optional(),
-  once: z.boolean().optional(),
-};
+function handlerSchemas(z: ZodApi) {
+  const common = {
+    if: z.string().optional(),
+    timeout: z.number().positive().optional(),
+    statusMessage: z.string().optional(),
+    once: z.boolean().optional(),
+  };
+  return {
+    command: z.looseObject({
+      type: z.literal("command"),
+      command: z.string(),
+      args: z.array(z.string()).optional(),
+      shell: z.enum(["bash", "powershell"]).optional(),
+      async: z.boolean().optional(),
+      asyncRewake: z.boolean().optional(),
+      ...common,
+    }),
+    http: z.looseObject({
+      type: z.literal("http"),
+      url: z.string(),
+      headers: z.record(z.string(), z.string()).optional(),
+      allowedEnvVars: z.array(z.string()).optional(),
+      ...common,
+    }),
+    mcpTool: z.looseObject({
+      type: z.literal("mcp_tool"),
+      server: z.string(),
+      tool: z.string(),
+      input: z.record(z.string(), z.unknown()).optional(),
+      ...common,
+    }),
+    prompt: z.looseObject({
+      type: z.literal("prompt"),
+      prompt: z.string(),
+      model: z.string().optional(),
+      continueOnBlock: z.boolean().optional(),
+      ...common,
+    }),
+    agent: z.looseObject({
+      type: z.literal("agent"),
+      prompt: z.string(),
+      model: z.string().optional(),
+      ...common,
+    }),
+  };
+}
 
-export const commandHookSchema = z.looseObject({
-  type: z.literal("command"),
-  command: z.string(),
-  args: z.array(z.string()).optional(),
-  shell: z.enum(["bash", "powershell"]).optional(),
-  async: z.boolean().optional(),
-  asyncRewake: z.boolean().optional(),
-  ...common,
+type HandlerSchemas = ReturnType<typeof handlerSchemas>;
+
+export const hookHandlerSchema = lazySchema((z) => {
+  const { command, http, mcpTool, prompt, agent } = handlerSchemas(z);
+  return z.discriminatedUnion("type", [command, http, mcpTool, prompt, agent]);
 });
 
-export const httpHookSchema = z.looseObject({
-  type: z.literal("http"),
-  url: z.string(),
-  headers: z.record(z.string(), z.string()).optional(),
-  allowedEnvVars: z.array(z.string()).optional(),
-  ...common,
-});
+export const hookGroupSchema = lazySchema((z) =>
+  z.looseObject({
+    matcher: z.string().optional(),
+    hooks: z.array(hookHandlerSchema()),
+  }),
+);
 
-export const mcpToolHookSchema = z.looseObject({
-  type: z.literal("mcp_tool"),
-  server: z.string(),
-  tool: z.string(),
-  input: z.record(z.string(), z.unknown()).optional(),
-  ...common,
-});
+export const hooksSchema = lazySchema((z) => z.record(z.string(), z.array(hookGroupSchema())));
 
-export const promptHookSchema = z.looseObject({
-  type: z.literal("prompt"),
-  prompt: z.string(),
-  model: z.string().optional(),
-  continueOnBlock: z.boolean().optional(),
-  ...common,
-});
-
-export const agentHookSchema = z.looseObject({
-  type: z.literal("agent"),
-  prompt: z.string(),
-  model: z.string().optional(),
-  ...common,
-});
-
-export const hookHandlerSchema = z.discriminatedUnion("type", [
-  commandHookSchema,
-  httpHookSchema,
-  mcpToolHookSchema,
-  promptHookSchema,
-  agentHookSchema,
-]);
-
-export const hookGroupSchema = z.looseObject({
-  matcher: z.string().optional(),
-  hooks: z.array(hookHandlerSchema),
-});
-
-export const hooksSchema = z.record(z.string(), z.array(hookGroupSchema));
-
-export type HookHandler = z.infer<typeof hookHandlerSchema>;
-export type CommandHook = z.infer<typeof commandHookSchema>;
-export type HookGroup = z.infer<typeof hookGroupSchema>;
-export type HooksSettings = z.infer<typeof hooksSchema>;
+export type HookHandler = z.infer<ReturnType<typeof hookHandlerSchema>>;
+export type CommandHook = z.infer<HandlerSchemas["command"]>;
+export type HookGroup = z.infer<ReturnType<typeof hookGroupSchema>>;
+export type HooksSettings = z.infer<ReturnType<typeof hooksSchema>>;

@@ -1,59 +1,83 @@
 /**
  * One settings file. Only the keys clew acts on are typed; every other key passes through
  * untouched, because shared files written for Claude Code carry ~160 keys and must not break.
+ *
+ * The file is checked key by key (`settingsKeySchema`), each key's schema built the first time a
+ * file has that key: the same result as one loose object schema, without building the hooks and
+ * marketplace schemas for a run whose settings never mention them.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { hooksSchema } from "./hooks.ts";
+import { loadZod, type ZodApi } from "./lazy.ts";
 import { permissionsSchema } from "./permissions.ts";
 import { enabledPluginsSchema, extraKnownMarketplacesSchema } from "./plugins.ts";
 
-export const statusLineSchema = z.looseObject({
-  type: z.literal("command"),
-  command: z.string(),
-  padding: z.number().int().optional(),
-  refreshInterval: z.number().int().min(1).optional(),
-  hideVimModeIndicator: z.boolean().optional(),
-});
-
-export const attributionSchema = z.looseObject({
-  commit: z.string().optional(),
-  pr: z.string().optional(),
-  sessionUrl: z.boolean().optional(),
-});
-
 export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh"] as const;
 
-const settingsShape = {
-  model: z.string().optional(),
-  permissions: permissionsSchema.optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  hooks: hooksSchema.optional(),
-  enabledPlugins: enabledPluginsSchema.optional(),
-  extraKnownMarketplaces: extraKnownMarketplacesSchema.optional(),
-  cleanupPeriodDays: z.number().int().min(1).optional(),
-  verbose: z.boolean().optional(),
-  apiKeyHelper: z.string().optional(),
-  statusLine: statusLineSchema.optional(),
-  autoCompactEnabled: z.boolean().optional(),
-  autoCompactWindow: z.number().int().min(100_000).max(1_000_000).optional(),
+const statusLine = (z: ZodApi) =>
+  z.looseObject({
+    type: z.literal("command"),
+    command: z.string(),
+    padding: z.number().int().optional(),
+    refreshInterval: z.number().int().min(1).optional(),
+    hideVimModeIndicator: z.boolean().optional(),
+  });
+
+const attribution = (z: ZodApi) =>
+  z.looseObject({
+    commit: z.string().optional(),
+    pr: z.string().optional(),
+    sessionUrl: z.boolean().optional(),
+  });
+
+/** One builder per typed key, in the order a person reads the file's documentation. */
+const shape = {
+  model: (z: ZodApi) => z.string().optional(),
+  permissions: () => permissionsSchema().optional(),
+  env: (z: ZodApi) => z.record(z.string(), z.string()).optional(),
+  hooks: () => hooksSchema().optional(),
+  enabledPlugins: () => enabledPluginsSchema().optional(),
+  extraKnownMarketplaces: () => extraKnownMarketplacesSchema().optional(),
+  cleanupPeriodDays: (z: ZodApi) => z.number().int().min(1).optional(),
+  verbose: (z: ZodApi) => z.boolean().optional(),
+  apiKeyHelper: (z: ZodApi) => z.string().optional(),
+  statusLine: (z: ZodApi) => statusLine(z).optional(),
+  autoCompactEnabled: (z: ZodApi) => z.boolean().optional(),
+  autoCompactWindow: (z: ZodApi) => z.number().int().min(100_000).max(1_000_000).optional(),
   /** clew: compact when a request would use this share of the window (default 80). */
-  autoCompactPercent: z.number().int().min(1).max(100).optional(),
-  includeCoAuthoredBy: z.boolean().optional(),
-  attribution: attributionSchema.optional(),
-  availableModels: z.array(z.string()).optional(),
-  fallbackModel: z.array(z.string()).optional(),
-  alwaysThinkingEnabled: z.boolean().optional(),
-  effortLevel: z.enum(EFFORT_LEVELS).optional(),
-  language: z.string().optional(),
-  outputStyle: z.string().optional(),
-  claudeMdExcludes: z.array(z.string()).optional(),
-  autoMemoryEnabled: z.boolean().optional(),
+  autoCompactPercent: (z: ZodApi) => z.number().int().min(1).max(100).optional(),
+  includeCoAuthoredBy: (z: ZodApi) => z.boolean().optional(),
+  attribution: (z: ZodApi) => attribution(z).optional(),
+  availableModels: (z: ZodApi) => z.array(z.string()).optional(),
+  fallbackModel: (z: ZodApi) => z.array(z.string()).optional(),
+  alwaysThinkingEnabled: (z: ZodApi) => z.boolean().optional(),
+  effortLevel: (z: ZodApi) => z.enum(EFFORT_LEVELS).optional(),
+  language: (z: ZodApi) => z.string().optional(),
+  outputStyle: (z: ZodApi) => z.string().optional(),
+  claudeMdExcludes: (z: ZodApi) => z.array(z.string()).optional(),
+  autoMemoryEnabled: (z: ZodApi) => z.boolean().optional(),
 };
 
-export const settingsFileSchema = z.looseObject(settingsShape);
+type SettingsShape = { [Key in keyof typeof shape]: ReturnType<(typeof shape)[Key]> };
 
-export type SettingsFile = z.infer<typeof settingsFileSchema>;
+/** The typed keys in schema order: a file is checked in this order, as one object schema would. */
+export const SETTINGS_KEYS = Object.keys(shape) as (keyof typeof shape)[];
+
+const built = new Map<string, z.ZodType>();
+
+/** The schema of one typed key, or undefined for a key clew passes through unchecked. */
+export function settingsKeySchema(key: string): z.ZodType | undefined {
+  if (!Object.hasOwn(shape, key)) return undefined;
+  let schema = built.get(key);
+  if (schema === undefined) {
+    schema = shape[key as keyof typeof shape](loadZod());
+    built.set(key, schema);
+  }
+  return schema;
+}
+
+export type SettingsFile = z.infer<z.ZodObject<SettingsShape, z.core.$loose>>;
 /** The typed keys alone, without the index signature for unknown keys (which `Omit` would flatten). */
-export type KnownSettings = z.infer<z.ZodObject<typeof settingsShape>>;
-export type StatusLineSettings = z.infer<typeof statusLineSchema>;
-export type AttributionSettings = z.infer<typeof attributionSchema>;
+export type KnownSettings = z.infer<z.ZodObject<SettingsShape>>;
+export type StatusLineSettings = z.infer<ReturnType<typeof statusLine>>;
+export type AttributionSettings = z.infer<ReturnType<typeof attribution>>;
