@@ -8,6 +8,8 @@ import { constants } from "node:os";
 
 /** How long the process group gets to honour SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 500;
+/** How long to wait for a SIGKILLed group to disappear. */
+const GROUP_EXIT_WAIT_MS = 1000;
 /** How long pipes may stay open after the hook process itself has exited. */
 const DRAIN_GRACE_MS = 200;
 /** Per stream; a hook that prints more than this has its output cut (and says so in the record). */
@@ -80,6 +82,25 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Signals are delivered asynchronously: wait until the group is really gone, so "killed" means
+ * nothing of the hook still runs. Bounded, because members that died but were not yet reaped by
+ * their new parent still count as present.
+ */
+async function groupGone(pid: number): Promise<void> {
+  const deadline = performance.now() + GROUP_EXIT_WAIT_MS;
+  while (groupAlive(pid) && performance.now() < deadline) await delay(10);
+}
+
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | number | null): number {
   if (code !== null) return code;
   if (typeof signal === "number") return 128 + signal;
@@ -118,6 +139,7 @@ export function startProcess(spec: ProcessSpec): RunningProcess {
       // Unconditionally: a grandchild may ignore SIGTERM after the hook itself died.
       signalGroup(child.pid, "SIGKILL");
       await child.exited;
+      await groupGone(child.pid);
     })();
     return killing;
   };
