@@ -1,0 +1,53 @@
+/**
+ * Loading sources into a registry: scan each source, take every unchanged file from the index
+ * cache, parse the rest (frontmatter only), name the items, and let the registry settle clashes.
+ * One bad file or folder never stops the others; everything wrong ends up in `problems`.
+ */
+import { IndexCache } from "./index-cache.ts";
+import { parseComponentFile } from "./parse-file.ts";
+import { placeAgent, placeInvocable } from "./place.ts";
+import { ExtensionRegistry, type LoadedSource } from "./registry.ts";
+import { scanSource } from "./scan.ts";
+import type { AgentDefinition, ComponentSource, Invocable } from "./types.ts";
+
+export interface LoadOptions {
+  /** In precedence order within each scope: `discoverSources` output, then plugin sources. */
+  sources: readonly ComponentSource[];
+  /** Folder for index cache files (e.g. `<config dir>/cache/extensions`); omitted = parse every start. */
+  cacheDir?: string;
+  /** Agents from `--agents` JSON (`agentsFromJson`). */
+  extra?: readonly LoadedSource[];
+}
+
+export async function loadSource(source: ComponentSource, cacheDir: string | undefined): Promise<LoadedSource> {
+  const scan = scanSource(source);
+  const cache = IndexCache.open(cacheDir, source);
+  const invocables: Invocable[] = [];
+  const agents: AgentDefinition[] = [];
+  const problems = [...scan.problems];
+  for (const entry of scan.entries) {
+    const stored = cache.lookup(entry) ?? cache.store(entry, await parseComponentFile(entry, source));
+    const itemProblems = stored.p ?? [];
+    if (stored.k === "unreadable") problems.push(...itemProblems);
+    else if (stored.k === "agent") {
+      if (stored.v === null) problems.push(...itemProblems);
+      else agents.push(placeAgent(source, entry, stored.v, itemProblems));
+    } else invocables.push(placeInvocable(source, entry, stored.v, itemProblems));
+  }
+  await cache.save(scan.entries);
+  return { source, invocables, agents, problems, skillsDirPlugins: scan.skillsDirPlugins };
+}
+
+export async function loadExtensions(options: LoadOptions): Promise<ExtensionRegistry> {
+  const loaded: LoadedSource[] = [];
+  for (const source of options.sources) loaded.push(await loadSource(source, options.cacheDir));
+  return new ExtensionRegistry([...loaded, ...(options.extra ?? [])]);
+}
+
+/** Adds nested sources (see `nestedSources`) to a registry; sources it already has are skipped. */
+export async function loadNested(registry: ExtensionRegistry, sources: readonly ComponentSource[], cacheDir: string | undefined): Promise<ExtensionRegistry> {
+  const known = new Set(registry.sources.map((source) => source.root));
+  const loaded: LoadedSource[] = [];
+  for (const source of sources) if (!known.has(source.root)) loaded.push(await loadSource(source, cacheDir));
+  return registry.extend(loaded);
+}
