@@ -4,6 +4,7 @@
  * everything it started. A grandchild that keeps the pipes open after the hook itself exited
  * does not hold the session: the pipes get a short grace period and are then let go.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 
 /** How long the process group gets to honour SIGTERM before SIGKILL. */
@@ -82,23 +83,42 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function groupAlive(pid: number): boolean {
+/** Whether any process of the group still runs. Members that died but await reaping do not count. */
+function groupRunning(pgid: number): boolean {
   try {
-    process.kill(-pid, 0);
-    return true;
+    process.kill(-pgid, 0);
   } catch {
     return false;
   }
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    // No /proc (macOS): the signal probe above is all there is.
+    return true;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // After the parenthesised command name: state, ppid, pgrp, …
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }
 
 /**
- * Signals are delivered asynchronously: wait until the group is really gone, so "killed" means
- * nothing of the hook still runs. Bounded, because members that died but were not yet reaped by
- * their new parent still count as present.
+ * Signals are delivered asynchronously: wait until nothing of the group runs any more, so "killed"
+ * means killed. Bounded, in case a member is stuck in the kernel (state D).
  */
-async function groupGone(pid: number): Promise<void> {
+async function groupGone(pgid: number): Promise<void> {
   const deadline = performance.now() + GROUP_EXIT_WAIT_MS;
-  while (groupAlive(pid) && performance.now() < deadline) await delay(10);
+  while (groupRunning(pgid) && performance.now() < deadline) await delay(10);
 }
 
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | number | null): number {
@@ -107,6 +127,8 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | number | null)
   const number = signal ? constants.signals[signal] : undefined;
   return typeof number === "number" ? 128 + number : 1;
 }
+
+function ignore(): void {}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -124,11 +146,12 @@ export function startProcess(spec: ProcessSpec): RunningProcess {
   });
   const stdout = new Capture(child.stdout);
   const stderr = new Capture(child.stderr);
+  // A hook may exit (or close stdin) without reading its input; the broken pipe is its business.
   try {
-    child.stdin.write(spec.stdin);
-    void Promise.resolve(child.stdin.end()).catch(() => undefined);
+    void Promise.resolve(child.stdin.write(spec.stdin)).catch(ignore);
+    void Promise.resolve(child.stdin.end()).catch(ignore);
   } catch {
-    // The hook exited (or closed stdin) before reading its input; that is its business.
+    // Raised synchronously when the pipe is already closed.
   }
 
   let killing: Promise<void> | undefined;

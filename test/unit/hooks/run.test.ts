@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hookResponseFrame, hookStartedFrame } from "../../../src/hooks/frames.ts";
-import { commandHook, FIXTURES, harness, processGone, projectSettings, tempDir, userSettings } from "./helpers.ts";
+import { hookInput } from "../../../src/hooks/inputs.ts";
+import { common, commandHook, FIXTURES, harness, processGone, projectSettings, tempDir, userSettings } from "./helpers.ts";
 
 const bashCall = { tool_name: "Bash", tool_input: { command: "npm test" }, tool_use_id: "toolu_9" };
 
@@ -124,6 +125,17 @@ describe("running hooks", () => {
     expect(env).toContain(`CLEW_PROJECT_DIR=${projectDir}`);
     expect(env).toContain("CLAUDECODE=1");
     expect(env.filter((line) => /^CLAUDE_(PLUGIN_ROOT|PLUGIN_DATA|ENV_FILE)=/.test(line))).toEqual([]);
+  });
+
+  test("a large input reaches a hook that reads it, and one that exits without reading is not an error", async () => {
+    const content = "x".repeat(3_000_000);
+    const fields = { tool_name: "Write", tool_input: { file_path: "/p/big.txt", content }, tool_response: {}, tool_use_id: "toolu_big" };
+    const { engine, records } = harness([{ hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "exit 0" }, { type: "command", command: "wc -c" }] }] } }], {
+      common: () => common("/p"),
+    });
+    for (let round = 0; round < 3; round++) expect((await engine.fire("PostToolUse", fields)).errors).toEqual([]);
+    expect(records.map((record) => record.outcome)).toEqual(Array(6).fill("success"));
+    expect(Number(records[1]?.stdout.trim())).toBe(JSON.stringify(hookInput("PostToolUse", common("/p"), fields)).length);
   });
 
   test("plugin hooks get ${CLAUDE_PLUGIN_ROOT} substituted and the plugin variables exported", async () => {
