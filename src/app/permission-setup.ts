@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { readDenied } from "../permissions/evaluate.ts";
 import { createGate, type PermissionGate } from "../permissions/gate.ts";
 import { compileRules, toolVisibility, type RuleSet } from "../permissions/rules.ts";
-import { PERMISSION_MODES, type ApprovalPort, type PermissionContext, type PermissionMode, type RuleInput } from "../permissions/types.ts";
+import { PERMISSION_MODES, type ApprovalPort, type InactiveRuleInput, type PermissionContext, type PermissionMode, type RuleInput } from "../permissions/types.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { FatalError } from "../util/errors.ts";
@@ -67,7 +67,7 @@ export function setUpPermissions(input: {
   shellCwd?: () => string;
 }): PermissionSetup {
   const { settings } = input;
-  const rules = compileRules(settings.rules as RuleInput[]);
+  const rules = compileRules(settings.rules as RuleInput[], { inactive: settings.inactiveRules as InactiveRuleInput[] });
   const state = { mode: startingMode(input.flagMode, settings, input.unsandboxedRoot) };
   const workingDirs = settings.settings.permissions.additionalDirectories.map((dir) => resolve(input.cwd, dir));
   const files = createFileSystemView();

@@ -7,6 +7,7 @@
  * goes back to the model. Esc, or No without a reason, also stops the turn.
  */
 import { relative } from "node:path";
+import { fullReason } from "../app/rule-report.ts";
 import type { Session } from "../app/session.ts";
 import type { ApprovalAnswer, ApprovalPort, PermissionEvaluation, PermissionRequest } from "../permissions/types.ts";
 import { briefReason } from "../ui/approval-reason.ts";
@@ -68,11 +69,15 @@ export function approvalView(request: PermissionRequest, evaluation: PermissionE
     question = `${toolName === "Write" ? "Write" : "Make this edit to"} ${displayPath(path, cwd)}?`;
     detail = editPreview(toolName, input, theme) ?? [request.subject];
   }
-  if (options.verbose) detail.push(theme.dim(evaluation.reason));
+  // Two cells for the indent the prompt gives its detail lines.
+  const fit = (line: string) => (options.width === undefined ? line : cutToWidth(line, Math.max(1, options.width - 2)));
+  if (options.verbose) detail.push(theme.dim(fullReason(evaluation)));
   else {
     const brief = briefReason(evaluation.reason, { toolName, subject: request.subject, ...(evaluation.rule ? { rule: evaluation.rule } : {}) });
-    // Two cells for the indent the prompt gives its detail lines.
-    detail.push(theme.dim(options.width === undefined ? brief : cutToWidth(brief, Math.max(1, options.width - 2))));
+    detail.push(theme.dim(fit(brief)));
+    for (const entry of (evaluation.unapplied ?? []).slice(0, 2)) {
+      detail.push(theme.dim(fit(entry.fix ? `${entry.rule} is not in force: ${entry.why.split(/, and |; /)[0]} (${entry.fix})` : `${entry.rule} is overruled: ${entry.why}`)));
+    }
   }
   const view: ApprovalView = { question, detail };
   const suggestions = evaluation.suggestions ?? [];

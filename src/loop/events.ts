@@ -27,6 +27,8 @@ export interface PermissionDenial {
   tool_name: string;
   tool_use_id: string;
   tool_input: unknown;
+  /** Why, as the model was told (clew's addition to Claude Code's shape): which rule, or which rule did not apply and why. */
+  reason: string;
 }
 
 export interface LoopOutcome {

@@ -106,7 +106,7 @@ export class ToolExecutor {
       emit({ type: "permission_denied", id: call.id, name: tool.name, input: call.input, reason: decision.reason });
       return {
         block: errorResult(call.id, decision.reason),
-        denial: { tool_name: tool.name, tool_use_id: call.id, tool_input: call.input },
+        denial: { tool_name: tool.name, tool_use_id: call.id, tool_input: call.input, reason: decision.reason },
         data: `Error: ${decision.reason}`,
       };
     }

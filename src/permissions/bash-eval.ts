@@ -31,13 +31,13 @@ function globHits(rule: PermissionRule, forms: PathForms, context: PermissionCon
   return [forms.resolved, forms.real].some((path) => globMayMatch(rule, dirname(path), basename(path), false, context));
 }
 
-/** The first deny (or ask) rule that hits the line, and what it hit. */
-function ruleHit(rules: readonly PermissionRule[], call: PermissionCall, facts: Facts, context: PermissionContext): { rule: PermissionRule; detail?: string } | undefined {
+/** The first deny (or ask) rule that hits the line, what it hit, and in which command. */
+function ruleHit(rules: readonly PermissionRule[], call: PermissionCall, facts: Facts, context: PermissionContext): { rule: PermissionRule; detail?: string; command?: SimpleCommand } | undefined {
   for (const rule of rules) {
     if (rule.target.kind === "path") {
       const uses = rule.tool === "Read" ? [...facts.reads, ...facts.writes] : facts.writes;
       const use = uses.find((candidate) => candidate.forms.some((forms) => pathMatchesAny(rule, forms, context) || (candidate.glob && globHits(rule, forms, context))));
-      if (use) return { rule, detail: `${facts.writes.includes(use) ? "it writes" : "it reads"} ${use.word.value}` };
+      if (use) return { rule, detail: `${facts.writes.includes(use) ? "it writes" : "it reads"} ${use.word.value}`, command: use.command };
       continue;
     }
     if (!ruleConcernsTool(rule, call.toolName)) continue;
@@ -47,7 +47,7 @@ function ruleHit(rules: readonly PermissionRule[], call: PermissionCall, facts: 
     if (target.kind !== "command") continue;
     if (matchCommandPattern(target.pattern, facts.whole)) return { rule };
     const hit = facts.commands.find((cmd) => denyMatches(target.pattern, cmd));
-    if (hit) return { rule, detail: `because of \`${hit.argv.join(" ")}\`` };
+    if (hit) return { rule, detail: `because of \`${hit.argv.join(" ")}\``, command: hit };
   }
   return undefined;
 }
@@ -141,22 +141,55 @@ function literalSuggestion(rule: string | undefined): rule is string {
   return rule !== undefined && !rule.slice("Bash(".length, -1).replace(/ \*$/, "").includes("*");
 }
 
+/** Allow rules for Bash that cover `commands` (or the whole tool), from `rules`. */
+function allowsFor<Rule extends PermissionRule>(rules: readonly Rule[], call: PermissionCall, commands: readonly SimpleCommand[]): Rule[] {
+  return rules.filter((rule) => {
+    const target = rule.target;
+    if (rule.kind !== "allow" || !ruleConcernsTool(rule, call.toolName)) return false;
+    return target.kind === "any" || (target.kind === "command" && commands.some((cmd) => allowMatches(target.pattern, cmd)));
+  });
+}
+
 export async function evaluateShell(rules: RuleSet, call: PermissionCall, context: PermissionContext): Promise<PermissionEvaluation> {
   const input = call.input as { command?: unknown } | null;
   const command = typeof input?.command === "string" ? input.command : call.subject;
   const split = await splitCommand(command);
   const facts = gatherFacts(command, split.commands, split.problems.map((problem) => problem.detail), context);
+  const result = decideShell(rules, call, facts, context);
+  if (result.evaluation.behavior === "allow") return result.evaluation;
+  const overruled = (by: "deny" | "ask" | "read", commands: readonly SimpleCommand[]) =>
+    say.withUnapplied(result.evaluation, allowsFor(rules.allow, call, commands).map((rule) => say.overruledNote(rule, by)));
+  switch (result.by) {
+    case "deny":
+    case "ask":
+      return overruled(result.by, result.command ? [result.command] : facts.commands);
+    case "read":
+      return overruled("read", facts.commands);
+    default:
+      return say.withUnapplied(result.evaluation, allowsFor(rules.inactive ?? [], call, result.needs ?? facts.commands).map(say.inactiveNote));
+  }
+}
 
+interface ShellDecision {
+  evaluation: PermissionEvaluation;
+  /** What decided, when it was not the absence of an allow rule. */
+  by?: "deny" | "ask" | "read";
+  command?: SimpleCommand;
+  /** The commands nothing approved. */
+  needs?: SimpleCommand[];
+}
+
+function decideShell(rules: RuleSet, call: PermissionCall, facts: Facts, context: PermissionContext): ShellDecision {
   const denied = ruleHit(rules.deny, call, facts, context);
-  if (denied) return say.deniedByRule(call, denied.rule, denied.detail);
+  if (denied) return { evaluation: say.deniedByRule(call, denied.rule, denied.detail), by: "deny", command: denied.command };
   const asked = ruleHit(rules.ask, call, facts, context);
-  if (asked) return say.askedByRule(call, asked.rule, asked.detail);
+  if (asked) return { evaluation: say.askedByRule(call, asked.rule, asked.detail), by: "ask", command: asked.command };
   // Read deny rules hold in every mode, bypassPermissions included.
   const reads = readGateReason(facts, rules, context);
-  if (reads) return say.needsApproval(call, reads);
+  if (reads) return { evaluation: say.needsApproval(call, reads), by: "read" };
 
   const unsafe = safetyCheck(facts, rules, context);
-  if (unsafe && (unsafe.critical || context.mode !== "bypassPermissions")) return say.needsApproval(call, unsafe.why);
+  if (unsafe && (unsafe.critical || context.mode !== "bypassPermissions")) return { evaluation: say.needsApproval(call, unsafe.why) };
 
   const allowRules = rules.allow.filter((rule) => ruleConcernsTool(rule, call.toolName));
   const editAllows = rules.allow.filter((rule) => rule.target.kind === "path" && rule.tool === "Edit");
@@ -177,21 +210,21 @@ export async function evaluateShell(rules: RuleSet, call: PermissionCall, contex
   }
   if (needs.length === 0) {
     const [rule] = approvedBy.values();
-    return rule ? say.allowedByRule(rule) : say.allowed("read-only commands");
+    return { evaluation: rule ? say.allowedByRule(rule) : say.allowed("read-only commands") };
   }
 
   switch (context.mode) {
     case "bypassPermissions":
-      return say.allowed("bypassPermissions mode");
+      return { evaluation: say.allowed("bypassPermissions mode") };
     case "acceptEdits":
-      if (needs.every((cmd) => editInScope(cmd, facts, context))) return say.allowed("acceptEdits mode allows file changes inside the working directories");
+      if (needs.every((cmd) => editInScope(cmd, facts, context))) return { evaluation: say.allowed("acceptEdits mode allows file changes inside the working directories") };
       break;
     case "plan":
-      return say.planModeDenied(call);
+      return { evaluation: say.planModeDenied(call), needs };
     default:
       break;
   }
   const suggestions = [...new Set(needs.filter((cmd) => !cmd.parent).map(suggestRule).filter(literalSuggestion))].slice(0, 5);
   const shown = needs.slice(0, 3).map((cmd) => `\`${cmd.argv.join(" ")}\``).join(", ");
-  return say.needsApproval(call, `no allow rule or read-only check covers ${shown}${needs.length > 3 ? " and more" : ""}`, suggestions);
+  return { evaluation: say.needsApproval(call, `no allow rule or read-only check covers ${shown}${needs.length > 3 ? " and more" : ""}`, suggestions), needs };
 }

@@ -89,8 +89,19 @@ function suggestionsFor(call: PermissionCall, tool: string, forms: PathForms | u
 function evaluateTool(rules: RuleSet, call: PermissionCall, context: PermissionContext): PermissionEvaluation {
   const tool = canonicalToolName(call.toolName);
   const normalised: PermissionCall = { ...call, toolName: tool };
+  const forms = READ_TOOLS.has(tool) || EDIT_TOOLS.has(tool) ? fileForms(normalised, context) : undefined;
+  const result = decideTool(rules, normalised, forms, context);
+  if (result.behavior === "allow") return result;
+  const hits = (rule: PermissionRule) => ruleHits(rule, normalised, forms, context);
+  const decidedBy = result.rule === undefined ? undefined : rules.deny.some((rule) => rule.text === result.rule) ? "deny" : rules.ask.some((rule) => rule.text === result.rule) ? "ask" : undefined;
+  if (decidedBy) return say.withUnapplied(result, rules.allow.filter(hits).map((rule) => say.overruledNote(rule, decidedBy)));
+  return say.withUnapplied(result, (rules.inactive ?? []).filter((rule) => rule.kind === "allow" && hits(rule)).map(say.inactiveNote));
+}
+
+function decideTool(rules: RuleSet, normalised: PermissionCall, forms: PathForms | undefined, context: PermissionContext): PermissionEvaluation {
+  const tool = normalised.toolName;
+  const call = normalised;
   const isEdit = EDIT_TOOLS.has(tool);
-  const forms = READ_TOOLS.has(tool) || isEdit ? fileForms(normalised, context) : undefined;
   const bypass = context.mode === "bypassPermissions";
 
   const denied = rules.deny.find((rule) => ruleHits(rule, normalised, forms, context));

@@ -32,7 +32,7 @@ function resolveValue<T>(value: T | (() => T)): T {
 
 function toDecision(evaluation: PermissionEvaluation): PermissionDecision {
   if (evaluation.behavior === "allow") return evaluation.rule ? { behavior: "allow", rule: evaluation.rule } : { behavior: "allow" };
-  const decision: PermissionDecision = { behavior: "deny", reason: evaluation.reason };
+  const decision: PermissionDecision = { behavior: "deny", reason: say.fullReason(evaluation) };
   if (evaluation.rule) decision.rule = evaluation.rule;
   return decision;
 }

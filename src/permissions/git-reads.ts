@@ -85,6 +85,18 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   reflog: { options: LOG_SHORT, shows: "content", check: (words, index) => subcommandIn(words, index, ["", "show"]) },
 };
 
+/** Options that make log-like commands print file content (or answer questions about it: `-S`, `-G`). */
+const PATCH_OPTIONS = ["-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "-L", "--word-diff", "--color-words", "--cc", "-c", "--dd", "--remerge-diff", "-S", "-G", "--pickaxe-regex", "-W", "--function-context", "-U", "--unified", "--binary", "--full-diff"];
+/** Options that make diff and show print only names and counts. */
+const SUMMARY_OPTIONS = ["--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary", "-s", "--no-patch", "--dirstat", "--compact-summary", "--raw", "--quiet", "--exit-code"];
+
+function showsContent(name: string, parsed: ReturnType<typeof parseArgs>): boolean {
+  if (hasAny(parsed, PATCH_OPTIONS)) return true;
+  if (name === "log" || name === "whatchanged" || name === "reflog") return false;
+  if ((name === "diff" || name === "show") && hasAny(parsed, SUMMARY_OPTIONS)) return false;
+  return true;
+}
+
 function hasOperands(words: readonly ShellWord[], index: number): boolean {
   return words.slice(index + 1).some((word) => !word.value.startsWith("-"));
 }
@@ -122,7 +134,7 @@ export function gitReads(words: readonly ShellWord[]): CommandReads {
   if (words.slice(index).some((word) => word.dynamic && /[$`]/.test(word.raw))) {
     reads.notReadOnly ??= "an argument only known at run time could be an option";
   }
-  if (sub.shows === "content") reads.gitTracked = true;
+  if (sub.shows === "content" && showsContent(name, parsed)) reads.gitTracked = true;
   if (name === "status" && hasAny(parsed, ["-v", "--verbose"])) reads.gitTracked = true;
   const paths = operandsAfterDashes(words, index);
   if (name === "diff") {

@@ -13,7 +13,7 @@ import type { PermissionContext } from "./types.ts";
 export type Reach = { rule: PermissionRule; path: string } | { rule: PermissionRule; path: string; tooLarge: true };
 
 /** Directory entries one evaluation may visit before giving up. */
-const BUDGET = 20_000;
+const BUDGET = 50_000;
 const MAX_LINK_DEPTH = 4;
 const GLOB_CHARS = /[*?[\]{}]/;
 

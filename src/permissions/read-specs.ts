@@ -48,7 +48,7 @@ const RG_LONG = [
   "no-heading", "heading", "column", "no-column", "json", "no-json", "stats", "files", "type-list", "trim", "vimgrep",
   "one-file-system", "max-columns-preview", "passthru", "passthrough", "binary", "no-binary", "crlf", "no-config",
   "block-buffered", "line-buffered", "glob-case-insensitive", "sort-files", "no-unicode", "auto-hybrid-regex",
-  "include-zero", "no-follow", "no-filename", "no-crlf", "no-pcre2-unicode", "debug", "trace", ...HELP,
+  "include-zero", "no-follow", "no-filename", "no-crlf", "no-pcre2-unicode", "debug", "trace", "pre=", "pre-glob=", "hostname-bin=", ...HELP,
 ];
 
 const rg: ReaderSpec = {
@@ -88,12 +88,10 @@ const names = (flags: string, long: readonly string[], values = ""): ReaderSpec 
   readOnly: true,
 });
 
-const content = (flags: string, long: readonly string[], values = "", extra: Partial<ReaderSpec> = {}): ReaderSpec => ({
-  options: { flags, values, long: [...long, ...HELP] },
-  operands: "content",
-  readOnly: true,
-  ...extra,
-});
+const content = (flags: string, long: readonly string[], values = "", extra: Partial<ReaderSpec> & { numbers?: boolean } = {}): ReaderSpec => {
+  const { numbers, ...rest } = extra;
+  return { options: { flags, values, numbers, long: [...long, ...HELP] }, operands: "content", readOnly: true, ...rest };
+};
 
 /** Not on the read-only list: what they read still counts against Read deny rules. */
 const reader = (values = "", extra: Partial<ReaderSpec> = {}): ReaderSpec => ({
@@ -115,69 +113,66 @@ export const READER_SPECS: Record<string, ReaderSpec> = {
     fileValues: ["-X", "--exclude-from"],
     nameFiles: ["--files0-from"],
   },
-  tree: names("adlfxRqNQpugshDFvtcUriAnCSJX", [
-    "gitignore", "ignore-case", "matchdirs", "metafirst", "prune", "noreport", "charset=", "filelimit=", "timefmt=",
-    "dirsfirst", "filesfirst", "sort=", "du", "si", "inodes", "device", "nolinks", "hintro=", "houtro=",
-  ], "LPIHT"),
+  tree: {
+    ...names("adlfxRqNQpugshDFvtcUriAnCSJX", [
+      "gitignore", "ignore-case", "matchdirs", "metafirst", "prune", "noreport", "charset=", "filelimit=", "timefmt=",
+      "dirsfirst", "filesfirst", "sort=", "du", "si", "inodes", "device", "nolinks", "hintro=", "houtro=", "output=",
+    ], "LPIHTo"),
+    unsafe: ["-o", "--output"],
+  },
   realpath: names("eEmLPqsz", ["canonicalize-existing", "canonicalize-missing", "logical", "physical", "quiet", "strip", "no-symlinks", "zero", "relative-to=", "relative-base="]),
   readlink: names("femnqsvz", ["canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"]),
   basename: { ...names("az", ["multiple", "suffix=", "zero"], "s"), operands: "none" },
   dirname: { ...names("z", ["zero"]), operands: "none" },
   which: { ...names("as", []), operands: "none" },
   cat: content("AbeEnstTuv", ["show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"]),
-  head: content("qvz", ["bytes=", "lines=", "quiet", "silent", "verbose", "zero-terminated"], "nc", { options: { flags: "qvz", values: "nc", numbers: true, long: ["bytes=", "lines=", "quiet", "silent", "verbose", "zero-terminated", ...HELP] } }),
-  tail: content("fFqvz", [], "ncs", {
-    options: {
-      flags: "fFqvz", values: "ncs", numbers: true,
-      long: ["bytes=", "follow", "lines=", "max-unchanged-stats=", "pid=", "quiet", "retry", "silent", "sleep-interval=", "verbose", "zero-terminated", ...HELP],
-    },
-  }),
+  head: content("qvz", ["bytes=", "lines=", "quiet", "silent", "verbose", "zero-terminated"], "nc", { numbers: true }),
+  tail: content("fFqvz", ["bytes=", "follow", "lines=", "max-unchanged-stats=", "pid=", "quiet", "retry", "silent", "sleep-interval=", "verbose", "zero-terminated"], "ncs", { numbers: true }),
   wc: content("clmwL", ["bytes", "chars", "lines", "max-line-length", "words", "total=", "files0-from="], "", { nameFiles: ["--files0-from"] }),
   sort: content("bdfgiMhnRrVcCsuzm", [
     "ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort",
     "human-numeric-sort", "numeric-sort", "random-sort", "random-source=", "reverse", "sort=", "version-sort", "batch-size=",
     "check", "debug", "files0-from=", "key=", "merge", "field-separator=", "buffer-size=", "temporary-directory=", "parallel=",
-    "stable", "unique", "zero-terminated",
-  ], "kStT", { fileValues: ["--random-source"], nameFiles: ["--files0-from"], unsafe: ["-o", "--output", "--compress-program"] }),
+    "stable", "unique", "zero-terminated", "output=", "compress-program=",
+  ], "kStTo", { fileValues: ["--random-source"], nameFiles: ["--files0-from"], unsafe: ["-o", "--output", "--compress-program"] }),
   uniq: content("cdDiuz", ["count", "repeated", "all-repeated", "group", "ignore-case", "unique", "zero-terminated", "skip-fields=", "skip-chars=", "check-chars="], "fsw", { maxInputs: 1 }),
   cut: content("nsz", ["bytes=", "characters=", "delimiter=", "fields=", "complement", "only-delimited", "output-delimiter=", "zero-terminated"], "bcdf"),
   tr: { ...content("cCdst", ["complement", "delete", "squeeze-repeats", "truncate-set1"]), operands: "none" },
   diff: {
-    ...content("abBdeEfhHiIlnNpPqrsStTuwxXyZcq", COREUTILS_DIFF_LONG, "CDFIxXLUWS"),
+    ...content("abBdeEfhHilnNpPqrsStTuwyZc", COREUTILS_DIFF_LONG, "CDFIxXLUWS", { numbers: true }),
     operands: "tree",
-    options: { flags: "abBdeEfhHilnNpPqrsStTuwyZc", values: "CDFIxXLUWS", numbers: true, long: COREUTILS_DIFF_LONG },
     fileValues: ["-X", "--exclude-from", "--from-file", "--to-file"],
     follow: true,
     noFollow: ["--no-dereference"],
   },
-  file: content("bcdEhiIkLlNnprsSvz0", ["brief", "checking-printout", "debug", "no-dereference", "mime", "mime-type", "mime-encoding", "keep-going", "dereference", "list", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "uncompress-noreport", "print0", "extension", "apple", "exclude=", "exclude-quiet=", "separator=", "parameter="], "eFP", { unsafe: ["-m", "--magic-file", "-f", "--files-from", "-C", "--compile"] }),
+  file: content("bcdEhiIkLlNnprsSvz0", ["brief", "checking-printout", "debug", "no-dereference", "mime", "mime-type", "mime-encoding", "keep-going", "dereference", "list", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "uncompress-noreport", "print0", "extension", "apple", "exclude=", "exclude-quiet=", "separator=", "parameter=", "magic-file=", "files-from=", "compile"], "eFPmf", { unsafe: ["-m", "--magic-file", "-f", "--files-from", "-C", "--compile"] }),
   grep,
   egrep: grep,
   fgrep: grep,
   rg,
   // Not on the read-only list: they read what they are given, and an allow rule may let them run.
-  less: reader("bhjkoOpPtTxyz#", { options: { values: "bhjkoOpPtTxyz#" } }),
+  less: reader("bhjkoOpPtTxyz#"),
   more: reader("n"),
   nl: reader("bdfhilnsvw"),
-  od: reader("AjNSstw"),
-  xxd: reader("cgloOs"),
-  hexdump: reader("eEfns", { fileValues: ["-f"] }),
+  od: reader("AjNSt"),
+  xxd: reader("cglos"),
+  hexdump: reader("efns", { fileValues: ["-f"] }),
   strings: reader("nt"),
   base64: reader("w"),
   base32: reader("w"),
   md5sum: reader(), sha1sum: reader(), sha224sum: reader(), sha256sum: reader(), sha384sum: reader(), sha512sum: reader(),
   b2sum: reader("l"), cksum: reader("a"), sum: reader(),
-  tac: reader("s"), rev: reader(), fmt: reader("pw"), fold: reader("w"), pr: reader("DehiNnowWlS"), expand: reader("t"), unexpand: reader("t"),
-  column: reader("cdEhHilLNoOrRsStTW"), paste: reader("d"), comm: reader(), join: reader("aejotv12"), iconv: reader("ftco"),
-  cmp: reader("in"), diff3: reader("L"), sdiff: reader("ILowWs"), look: { ...reader("dt"), skip: 1 },
+  tac: reader("s"), rev: reader(), fmt: reader("pw"), fold: reader("w"), pr: reader("DNowWlS"), expand: reader("t"), unexpand: reader("t"),
+  column: reader("cEHilNoORsTW"), paste: reader("d"), comm: reader(), join: reader("aejotv12"), iconv: reader("fto"),
+  cmp: reader("in"), diff3: reader("L"), sdiff: reader("Iow"), look: { ...reader("t"), skip: 1 },
   zcat: reader(), zless: reader(), zmore: reader(), bzcat: reader(), xzcat: reader(), lzcat: reader(), zstdcat: reader(),
   zgrep: { ...reader("efmABCdD"), skip: 1, skipUnless: ["-e", "-f"] },
-  bat: reader("lHmrpLt", { options: { values: "lHmrt" } }),
+  bat: reader("lHmrt"),
   jq: reader("fL", { skip: 1, skipUnless: ["-f", "--from-file", "-n", "--null-input"], fileValues: ["-f", "--from-file", "--rawfile", "--slurpfile"] }),
   yq: reader("fI", { skip: 1, fileValues: ["--from-file"] }),
-  cp: reader("StT", { recursive: ["-r", "-R", "-a", "--recursive", "--archive"], follow: ["-L", "--dereference"], lastIsDestination: true }),
+  cp: reader("St", { recursive: ["-r", "-R", "-a", "--recursive", "--archive"], follow: ["-L", "--dereference"], lastIsDestination: true }),
   rsync: reader("eBfT", { recursive: ["-r", "-a", "--recursive", "--archive"], follow: ["-L", "--copy-links"], lastIsDestination: true, fileValues: ["--files-from", "--exclude-from", "--include-from"] }),
-  scp: reader("cFiJlLoPS", { recursive: ["-r"], follow: true, lastIsDestination: true, fileValues: ["-F", "-i"] }),
+  scp: reader("cFiJloPS", { recursive: ["-r"], follow: true, lastIsDestination: true, fileValues: ["-F", "-i"] }),
   zip: reader("bnt", { skip: 1, recursive: ["-r", "-R", "--recurse-paths"], follow: true }),
   dd: { ...reader(), operands: "none" },
   source: reader(), ".": reader(),

@@ -2,8 +2,8 @@
  * The words of a permission decision. They are read by the model (and shown to the user), so
  * each says what was decided, because of which rule or check, and what to do next.
  */
-import type { PermissionRule } from "./rules.ts";
-import type { PermissionCall, PermissionEvaluation } from "./types.ts";
+import type { InactiveRule, PermissionRule } from "./rules.ts";
+import type { PermissionCall, PermissionEvaluation, UnappliedRule } from "./types.ts";
 
 const SCOPE_NAMES: Record<string, string> = {
   managed: "managed settings",
@@ -95,4 +95,29 @@ export function rejectedByUser(call: PermissionCall, comment?: string): Permissi
     behavior: "deny",
     reason: `The user rejected ${describeCall(call)}.${said} Do not retry it; ask the user how to proceed if it is unclear.`,
   };
+}
+
+/** Records which rules would have allowed the call but did not apply (see `fullReason`). */
+export function withUnapplied(evaluation: PermissionEvaluation, unapplied: readonly UnappliedRule[]): PermissionEvaluation {
+  if (unapplied.length === 0 || evaluation.behavior === "allow") return evaluation;
+  return { ...evaluation, unapplied: [...unapplied] };
+}
+
+/** The reason followed by what it says of rules that did not apply, and what would put them in force. */
+export function fullReason(evaluation: PermissionEvaluation): string {
+  const notes = (evaluation.unapplied ?? []).slice(0, 3).map((entry) =>
+    entry.fix
+      ? ` The allow rule ${entry.rule} in ${entry.origin} would allow it but is not in force: ${entry.why}; to apply it, ${entry.fix}.`
+      : ` The allow rule ${entry.rule} in ${entry.origin} matches it too, but ${entry.why}.`,
+  );
+  return `${evaluation.reason}${notes.join("")}`;
+}
+
+export function inactiveNote(rule: InactiveRule): UnappliedRule {
+  return { rule: rule.text, origin: ruleOrigin(rule), why: rule.why, fix: rule.fix };
+}
+
+export function overruledNote(rule: PermissionRule, by: "deny" | "ask" | "read"): UnappliedRule {
+  const why = by === "read" ? "a Read deny rule holds for every command that could read the file" : `${by} rules take precedence over allow rules`;
+  return { rule: rule.text, origin: ruleOrigin(rule), why };
 }

@@ -4,7 +4,7 @@
  * read precisely is widened (to the whole tool, or to every tool) rather than dropped: a broken
  * settings file must never disable a deny.
  */
-import type { RuleInput, RuleKind, RuleSource, RuleWarning } from "./types.ts";
+import type { InactiveRuleInput, RuleInput, RuleKind, RuleSource, RuleWarning } from "./types.ts";
 
 export type RuleTarget =
   /** Every call of the tool (`Tool`, `Tool(*)`, name globs). */
@@ -30,11 +30,19 @@ export interface PermissionRule {
   target: RuleTarget;
 }
 
+/** A rule present in settings but not in force, with why and what would put it in force. */
+export interface InactiveRule extends PermissionRule {
+  why: string;
+  fix: string;
+}
+
 export interface RuleSet {
   allow: PermissionRule[];
   ask: PermissionRule[];
   deny: PermissionRule[];
   warnings: RuleWarning[];
+  /** Never applied: consulted only to say why a call that one of them covers was not allowed. */
+  inactive?: InactiveRule[];
 }
 
 /** Canonical tool names (spec §5) plus clew's own, for "unknown tool" warnings. */
@@ -210,12 +218,24 @@ class RuleParser {
 }
 
 /** Parses every rule string; malformed deny/ask rules widen, malformed allow rules are dropped, each with a warning. */
-export function compileRules(inputs: readonly RuleInput[], options: { knownTools?: readonly string[] } = {}): RuleSet {
-  const parser = new RuleParser(new Set(options.knownTools ?? KNOWN_TOOLS));
+export function compileRules(
+  inputs: readonly RuleInput[],
+  options: { knownTools?: readonly string[]; inactive?: readonly InactiveRuleInput[] } = {},
+): RuleSet {
+  const known = new Set(options.knownTools ?? KNOWN_TOOLS);
+  const parser = new RuleParser(known);
   const set: RuleSet = { allow: [], ask: [], deny: [], warnings: parser.warnings };
   for (const input of inputs) {
     const rule = parser.parse(input);
     if (rule) set[rule.kind].push(rule);
+  }
+  if (options.inactive && options.inactive.length > 0) {
+    // Their warnings were (or will be) reported where they are applied; here they are only looked up.
+    const quiet = new RuleParser(known);
+    set.inactive = options.inactive.flatMap((input) => {
+      const rule = quiet.parse(input);
+      return rule ? [{ ...rule, why: input.why, fix: input.fix }] : [];
+    });
   }
   return set;
 }

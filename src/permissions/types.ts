@@ -53,6 +53,12 @@ export interface RuleInput {
   source: RuleSource;
 }
 
+/** A rule written in settings but not in force (an untrusted folder, a broken file, managed-only rules). */
+export interface InactiveRuleInput extends RuleInput {
+  why: string;
+  fix: string;
+}
+
 export type PermissionBehavior = "allow" | "ask" | "deny";
 
 /** One tool call as the permission engine sees it. */
@@ -104,6 +110,21 @@ export interface PermissionEvaluation {
   rule?: string;
   /** The narrowest allow rules that would approve this call next time ("don't ask again"). */
   suggestions?: string[];
+  /**
+   * Rules that would have allowed the call but did not apply: not in force (`why`, `fix`), or
+   * overruled by the rule that decided. Told to the model after `reason` (reasons.ts `fullReason`).
+   */
+  unapplied?: UnappliedRule[];
+}
+
+export interface UnappliedRule {
+  rule: string;
+  /** The settings file (or scope) it is written in. */
+  origin: string;
+  /** "this folder is not trusted …", "deny rules take precedence". */
+  why: string;
+  /** What would put it in force, when something would. */
+  fix?: string;
 }
 
 /** A rule that was ignored, widened or is likely a mistake; never an exception. */

@@ -125,14 +125,17 @@ export function parseStrictJson(raw: string): ParseOutcome {
 export interface RecoveredRules {
   deny: string[];
   ask: string[];
+  /** Never applied; recovered only to report them as present but not in force. */
+  allow: string[];
 }
 
 /**
  * Best effort for a file that failed to parse: an error-tolerant parse, then every string under
- * a top-level `permissions.deny` / `permissions.ask` array. Allow rules are never recovered.
+ * a top-level `permissions.deny` / `permissions.ask` array. Allow rules are read only to be
+ * reported as not in force, never applied.
  */
 export function recoverRestrictiveRules(raw: string): RecoveredRules {
-  const recovered: RecoveredRules = { deny: [], ask: [] };
+  const recovered: RecoveredRules = { deny: [], ask: [], allow: [] };
   const tree = parseTree(stripBom(raw), [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   if (tree?.type !== "object") return recovered;
   for (const property of tree.children ?? []) {
@@ -140,8 +143,9 @@ export function recoverRestrictiveRules(raw: string): RecoveredRules {
     if (key?.value !== "permissions" || section?.type !== "object") continue;
     for (const entry of section.children ?? []) {
       const [name, list] = entry.children ?? [];
-      if ((name?.value !== "deny" && name?.value !== "ask") || list?.type !== "array") continue;
-      const target = name.value === "deny" ? recovered.deny : recovered.ask;
+      const kind: unknown = name?.value;
+      if ((kind !== "deny" && kind !== "ask" && kind !== "allow") || list?.type !== "array") continue;
+      const target = recovered[kind];
       for (const item of list.children ?? []) {
         if (item.type === "string" && typeof item.value === "string" && !target.includes(item.value)) target.push(item.value);
       }

@@ -18,12 +18,14 @@ import {
   applyRepositoryRestrictions,
   applyUntrustedWorkspace,
   dropManagedOnlyKeys,
+  inactiveRulesOf,
+  ruleSource,
   type Layer,
 } from "./restrictions.ts";
 import { type LayerSpec, readSettingsFile, settingsLayers, type SourceOptions } from "./sources.ts";
 import { defaultSettings } from "./defaults.ts";
 import { isTrusted } from "./trust.ts";
-import type { Frozen, LoadedSettings, Settings, SettingsOrigin, SettingsProblem, SettingsRule } from "./types.ts";
+import type { Frozen, InactiveRule, LoadedSettings, Settings, SettingsOrigin, SettingsProblem, SettingsRule } from "./types.ts";
 import { validateSettingsFile } from "./validate.ts";
 
 export interface LoadSettingsOptions extends SourceOptions {
@@ -70,8 +72,11 @@ function parseLayer(spec: LayerSpec): Parsed {
 }
 
 /** What survives of a broken file under `keepDenyOnError`: its readable deny and ask rules. */
-function recoveredLayer(spec: LayerSpec, parsed: Extract<Parsed, { kind: "broken" }>, problems: SettingsProblem[]): Layer {
-  const { deny, ask } = recoverRestrictiveRules(parsed.text);
+function recoveredLayer(spec: LayerSpec, parsed: Extract<Parsed, { kind: "broken" }>, problems: SettingsProblem[], inactive: InactiveRule[]): Layer {
+  const { deny, ask, allow } = recoverRestrictiveRules(parsed.text);
+  const { line, column, message } = parsed.problem;
+  const at = line === undefined ? "" : ` at line ${line}${column === undefined ? "" : `, column ${column}`}`;
+  inactive.push(...inactiveRulesOf(spec, "allow", allow, `its settings file does not parse${at} (${message}), and only deny and ask rules are kept from a broken file`, `fix ${labelOf(spec)}`));
   const kept = `kept ${deny.length} deny and ${ask.length} ask rule${deny.length + ask.length === 1 ? "" : "s"} from it; everything else in it is ignored until it is fixed`;
   problems.push({ ...parsed.problem, message: `${parsed.problem.message}; ${kept}` });
   const permissions: Record<string, unknown> = {};
@@ -88,7 +93,7 @@ function rulesOf(layers: readonly Layer[]): SettingsRule[] {
   const rules: SettingsRule[] = [];
   for (const { spec, data } of layers) {
     if (!isPlainObject(data.permissions)) continue;
-    const source = Object.freeze({ scope: spec.scope, ...(spec.file ? { file: spec.file } : {}), root: spec.root });
+    const source = ruleSource(spec);
     for (const kind of ["deny", "ask", "allow"] as const) {
       const list = data.permissions[kind];
       if (!Array.isArray(list)) continue;
@@ -102,6 +107,7 @@ export function loadSettings(given: LoadSettingsOptions): LoadedSettings {
   const options = { ...given, startDir: resolve(given.startDir), configDir: resolve(given.configDir) };
   const specs = settingsLayers(options);
   const problems: SettingsProblem[] = [];
+  const inactive: InactiveRule[] = [];
   const layers: Layer[] = [];
   const files: string[] = [];
   for (const spec of specs) {
@@ -110,7 +116,7 @@ export function loadSettings(given: LoadSettingsOptions): LoadedSettings {
     if (parsed.kind === "missing") continue;
     if (parsed.kind === "broken") {
       if (!options.keepDenyOnError) throw new SettingsError(parsed.problem, options.homeDir);
-      layers.push(recoveredLayer(spec, parsed, problems));
+      layers.push(recoveredLayer(spec, parsed, problems, inactive));
       continue;
     }
     const validated = validateSettingsFile(parsed.json, labelOf(spec));
@@ -121,9 +127,9 @@ export function loadSettings(given: LoadSettingsOptions): LoadedSettings {
   for (const layer of layers) {
     applyRepositoryRestrictions(layer, problems);
     dropManagedOnlyKeys(layer, problems);
-    if (!trusted) applyUntrustedWorkspace(layer, options.startDir, problems);
+    if (!trusted) applyUntrustedWorkspace(layer, options.startDir, problems, inactive);
   }
-  applyManagedRulesOnly(layers, problems);
+  applyManagedRulesOnly(layers, problems, inactive);
   const inputs: MergeInput[] = layers.map((layer) => ({ data: layer.data, origin: originOf(layer.spec) }));
   inputs.push({ data: defaultSettings(), origin: { scope: "default" } });
   const merged = mergeLayers(inputs);
@@ -132,6 +138,7 @@ export function loadSettings(given: LoadSettingsOptions): LoadedSettings {
     settings: deepFreeze(merged.value) as Frozen<Settings>,
     origins: Object.freeze(Object.fromEntries(merged.origins)),
     rules: rulesOf(layers),
+    inactiveRules: Object.freeze(inactive),
     problems: Object.freeze(problems.map((problem) => Object.freeze(problem))),
     files: Object.freeze(files),
     trusted,

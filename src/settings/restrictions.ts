@@ -11,12 +11,23 @@
 import type { ParsedJson } from "./json-source.ts";
 import { formatKeyPath, getAt, isPlainObject, type PathSegment, removeAt } from "./key-path.ts";
 import type { LayerSpec } from "./sources.ts";
-import type { SettingsProblem } from "./types.ts";
+import type { InactiveRule, SettingsProblem, SettingsRule } from "./types.ts";
 
 export interface Layer {
   spec: LayerSpec;
   data: Record<string, unknown>;
   json: ParsedJson | undefined;
+}
+
+export function ruleSource(spec: LayerSpec): SettingsRule["source"] {
+  return Object.freeze({ scope: spec.scope, ...(spec.file ? { file: spec.file } : {}), root: spec.root });
+}
+
+/** The rules of `kind` a layer lists, recorded as present but not in force. */
+export function inactiveRulesOf(spec: LayerSpec, kind: SettingsRule["kind"], list: unknown, why: string, fix: string): InactiveRule[] {
+  if (!Array.isArray(list)) return [];
+  const source = ruleSource(spec);
+  return [...new Set(list)].filter((text): text is string => typeof text === "string").map((text) => Object.freeze({ text, kind, source, why, fix }));
 }
 
 /** Keys only managed settings may set (settings reference, "managed-only"; §3 scope `M`). */
@@ -97,10 +108,12 @@ const TRUST_GATED: readonly PathSegment[][] = [
   ["enableAllProjectMcpServers"],
 ];
 
-export function applyUntrustedWorkspace(layer: Layer, startDir: string, problems: SettingsProblem[]): void {
+export function applyUntrustedWorkspace(layer: Layer, startDir: string, problems: SettingsProblem[], inactive: InactiveRule[]): void {
   if (layer.spec.scope !== "project") return;
   const held = TRUST_GATED.filter((path) => getAt(layer.data, path) !== undefined);
   if (held.length === 0) return;
+  const fix = `run \`clew trust ${JSON.stringify(startDir)}\` once you trust this folder`;
+  inactive.push(...inactiveRulesOf(layer.spec, "allow", getAt(layer.data, ["permissions", "allow"]), "this folder is not trusted, and the shared project settings of an untrusted folder cannot allow anything", fix));
   for (const path of held) removeAt(layer.data, path);
   const keys = held.map(formatKeyPath).join(", ");
   problems.push(
@@ -119,14 +132,18 @@ function managedValue(layers: readonly Layer[], key: string): unknown {
   return layers.find((layer) => layer.spec.scope === "managed" && Object.hasOwn(layer.data, key))?.data[key];
 }
 
-export function applyManagedRulesOnly(layers: readonly Layer[], problems: SettingsProblem[]): void {
+export function applyManagedRulesOnly(layers: readonly Layer[], problems: SettingsProblem[], inactive: InactiveRule[]): void {
   if (managedValue(layers, "allowManagedPermissionRulesOnly") !== true) return;
   for (const layer of layers) {
     if (layer.spec.scope === "managed" || !isPlainObject(layer.data.permissions)) continue;
     const permissions = layer.data.permissions;
     const kinds = (["allow", "ask", "deny"] as const).filter((kind) => permissions[kind] !== undefined);
     if (kinds.length === 0) continue;
-    for (const kind of kinds) delete permissions[kind];
+    for (const kind of kinds) {
+      const why = "managed settings apply only their own permission rules (allowManagedPermissionRulesOnly)";
+      inactive.push(...inactiveRulesOf(layer.spec, kind, permissions[kind], why, "ask your administrator to add the rule to managed settings"));
+      delete permissions[kind];
+    }
     problems.push(
       notice(layer, ["permissions"], `permissions.${kinds.join("/")} rules are ignored: managed settings allow only managed permission rules (allowManagedPermissionRulesOnly)`),
     );

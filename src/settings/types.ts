@@ -51,6 +51,14 @@ export interface SettingsRule {
   source: { scope: Exclude<SettingsScope, "default">; file?: string; root: string };
 }
 
+/** A rule written in a settings file but not in force, and why: for denials, `/permissions` and `clew config --origins`. */
+export interface InactiveRule extends SettingsRule {
+  /** Why it is not applied, as a clause: "this folder is not trusted". */
+  why: string;
+  /** What would put it in force: "run `clew trust /repo`". */
+  fix: string;
+}
+
 export interface ResolvedPermissions extends PermissionsSettings {
   allow: string[];
   ask: string[];
@@ -84,6 +92,8 @@ export interface LoadedSettings {
   origins: Readonly<Record<string, SettingsOrigin>>;
   /** Every allow/ask/deny rule of every applied layer, each with its own source and `/` anchor. */
   rules: SettingsRule[];
+  /** Rules present in a file but not applied (untrusted folder, a file that failed to parse, managed-only rules). */
+  inactiveRules: readonly InactiveRule[];
   problems: readonly SettingsProblem[];
   /** Every settings file that was read (present or not), for live reload. */
   files: readonly string[];

@@ -128,7 +128,8 @@ describe("permissions in -p default mode", () => {
       const result = frames.at(-1);
       expect(result).toMatchObject({ type: "result", subtype: "success", is_error: false, result: DONE, num_turns: 2 });
       expect(result?.permission_denials).toEqual([
-        { tool_name: "Write", tool_use_id: id, tool_input: { file_path: sentinel, content: "should not exist\n" } },
+        // `reason` is clew's addition: what the model was told.
+        { tool_name: "Write", tool_use_id: id, tool_input: { file_path: sentinel, content: "should not exist\n" }, reason: sent[0]?.text },
       ]);
       if (format === "stream-json") {
         expect(systemFrames(frames, "permission_denied")).toEqual([
@@ -176,6 +177,25 @@ describe("credentials on the wire", () => {
       await fake.close();
       server = undefined;
     }
+  });
+});
+
+describe("credentials the SDK could find on its own", () => {
+  test("an SDK profile on disk (XDG_CONFIG_HOME/anthropic) is never read: only clew's key reaches the API", async () => {
+    const { fake, options } = await setup([reply().text(DONE)]);
+    // A stale login of another tool: the SDK's default credential chain would send its token as a
+    // second credential (Authorization: Bearer …) to whatever ANTHROPIC_BASE_URL points at.
+    const xdg = tempDirectory("clew-xdg-");
+    await Bun.write(join(xdg, "anthropic/configs/default.json"), JSON.stringify({ authentication: { type: "user_oauth", client_id: "other-tool" } }));
+    await Bun.write(join(xdg, "anthropic/credentials/default.json"), JSON.stringify({ access_token: "profile-token", expires_at: 4_102_444_800 }));
+    const run = await runClew(["-p", "hi"], { ...options, env: { XDG_CONFIG_HOME: xdg } });
+    expect(run.code).toBe(0);
+    const request = requestAt(fake, 0);
+    expect({ auth: request.auth, key: request.headers["x-api-key"], authorization: request.headers.authorization }).toEqual({
+      auth: "x-api-key",
+      key: "sk-test-fake",
+      authorization: undefined,
+    });
   });
 });
 

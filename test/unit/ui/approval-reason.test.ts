@@ -3,7 +3,7 @@
 // reason by default, the gate's whole reason with --verbose.
 import { describe, expect, test } from "bun:test";
 import { approvalView } from "../../../src/cli/approval.ts";
-import { askedByRule, needsApproval } from "../../../src/permissions/reasons.ts";
+import { askedByRule, fullReason, needsApproval, withUnapplied } from "../../../src/permissions/reasons.ts";
 import { compileRules } from "../../../src/permissions/rules.ts";
 import type { PermissionCall, PermissionEvaluation, PermissionRequest } from "../../../src/permissions/types.ts";
 import { briefReason } from "../../../src/ui/approval-reason.ts";
@@ -116,5 +116,18 @@ describe("the approval view", () => {
       detail: ["no rule allows WebFetch here"],
       alwaysLabel: "Yes, and don't ask again for WebFetch(domain:x.dev) in /repo",
     });
+  });
+
+  test("an allow rule that would cover the call but is not in force gets its own short line, with what to do", () => {
+    const unapplied = withUnapplied(evaluation, [
+      { rule: "Bash(npm publish *)", origin: "/repo/.clew/settings.json", why: "this folder is not trusted, and the shared project settings of an untrusted folder cannot allow anything", fix: 'run `clew trust "/repo"` once you trust this folder' },
+    ]);
+    expect(fullReason(unapplied)).toContain("The allow rule Bash(npm publish *) in /repo/.clew/settings.json would allow it but is not in force");
+    const view = approvalView(request, unapplied, plain, "/repo", { shown: () => true });
+    expect(view.detail).toEqual([
+      "Publish the package",
+      "no rule allows this command",
+      'Bash(npm publish *) is not in force: this folder is not trusted (run `clew trust "/repo"` once you trust this folder)',
+    ]);
   });
 });
