@@ -35,7 +35,7 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-export function sourceIdOf(origin: HookOrigin): string {
+function sourceIdOf(origin: HookOrigin): string {
   switch (origin.kind) {
     case "settings":
       return `settings:${origin.scope}:${origin.file ?? origin.flag ?? "inline"}`;
@@ -178,6 +178,12 @@ class SourceCompiler {
       matcher = JSON.stringify(group.matcher);
       rule = { kind: "broken" };
       groupInactive = "the matcher is not a string";
+    } else if (traits.matcherField === undefined) {
+      matcher = group.matcher;
+      rule = { kind: "all" };
+      if (matcher !== undefined && matcher !== "" && matcher !== "*") {
+        this.report("notice", `${keyPath}.matcher`, `${keyPath}.matcher is ignored: ${event} hooks have no matcher and always run`);
+      }
     } else {
       matcher = group.matcher;
       const compiled = compileMatcher(matcher, traits.narrowExact === true);
@@ -185,11 +191,6 @@ class SourceCompiler {
       if (!compiled.ok) {
         this.report("error", `${keyPath}.matcher`, `${keyPath}.matcher ${JSON.stringify(matcher)} is not a valid regular expression (${compiled.error}); this group's hooks never run. Fix the pattern, or list exact names as "Edit|Write"`);
         groupInactive = "the matcher is not a valid regular expression";
-      } else if (traits.matcherField === undefined) {
-        if (matcher !== undefined && matcher !== "" && matcher !== "*") {
-          this.report("notice", `${keyPath}.matcher`, `${keyPath}.matcher is ignored: ${event} hooks have no matcher and always run`);
-        }
-        rule = { kind: "all" };
       }
     }
     if (!Array.isArray(group.hooks)) {

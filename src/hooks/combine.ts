@@ -18,7 +18,7 @@ import type { HandlerResult } from "./result.ts";
 import { EVENT_TRAITS } from "./events.ts";
 
 /** Caps one model- or user-facing string (10,000 characters, hooks.md §6.1). */
-export type Cap = (text: string) => string;
+type Cap = (text: string) => string;
 
 function base(event: FiredHookEvent, results: readonly HandlerResult[], cap: Cap): HookOutcomeBase {
   const outcome: HookOutcomeBase = { systemMessages: [], errors: [], terminalSequences: [], ran: results.length, asyncStarted: 0 };

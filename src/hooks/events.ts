@@ -112,3 +112,10 @@ export function defaultTimeoutSeconds(type: HandlerType, event: HookEventName): 
 /** SessionEnd hooks share one budget (hooks.md §7). */
 export const SESSION_END_BUDGET_MS = 1500;
 export const SESSION_END_BUDGET_CAP_MS = 60_000;
+
+/**
+ * Stop loop protection (hooks.md §6.6): after this many consecutive Stop/SubagentStop blocks the
+ * caller stops anyway (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` overrides it) and sets `stop_hook_active`
+ * while continuing because of a block.
+ */
+export const STOP_HOOK_BLOCK_CAP = 8;

@@ -102,8 +102,6 @@ export interface HookEventFields {
 
 export type HookInput<E extends FiredHookEvent> = HookCommonInput & { hook_event_name: E } & HookEventFields[E];
 
-export type AnyHookInput = { [E in FiredHookEvent]: HookInput<E> }[FiredHookEvent];
-
 const MAX_ERROR_CHARS = 10_000;
 
 /** JSON.stringify drops undefined anyway; dropping it here keeps records and tests exact. */

@@ -115,8 +115,6 @@ export interface HookOutcomes {
   PostCompact: PostCompactOutcome;
 }
 
-export type HookOutcome<E extends FiredHookEvent> = HookOutcomes[E];
-
 /** What an async hook delivers when it finishes (hooks.md §8): for the model, on the next turn. */
 export interface AsyncHookResult {
   runId: string;

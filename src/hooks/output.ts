@@ -135,7 +135,7 @@ function pick(source: Record<string, unknown>, checks: Record<string, Check>, pr
 }
 
 /** Validates a parsed JSON object; `issues` lists every field of the wrong type. */
-export function validateOutput(json: Record<string, unknown>, event: HookEventName): { output: HookOutput; issues: string[]; notes: string[] } {
+function validateOutput(json: Record<string, unknown>, event: HookEventName): { output: HookOutput; issues: string[]; notes: string[] } {
   const issues: string[] = [];
   const notes: string[] = [];
   const output = pick(json, TOP_LEVEL, "", issues) as HookOutput;

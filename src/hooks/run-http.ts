@@ -18,7 +18,7 @@ export interface HttpRunContext {
   signal?: AbortSignal;
 }
 
-export function expandHeader(value: string, allowed: ReadonlySet<string>, env: Readonly<Record<string, string>>): string {
+function expandHeader(value: string, allowed: ReadonlySet<string>, env: Readonly<Record<string, string>>): string {
   return value.replace(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_, braced: string | undefined, bare: string | undefined) => {
     const name = braced ?? bare ?? "";
     return allowed.has(name) ? (env[name] ?? "") : "";

@@ -12,7 +12,7 @@ const INTERPRETERS = new Set(["bash", "sh", "zsh", "dash", "python", "python3", 
 const OPERATORS = new Set([";", "|", "&", "<", ">", "(", ")", "\n"]);
 
 /** The first shell words of a command, unquoted; stops at the first operator. */
-export function leadingWords(command: string, count: number): string[] {
+function leadingWords(command: string, count: number): string[] {
   const words: string[] = [];
   let current = "";
   let inWord = false;

@@ -2,7 +2,7 @@
  * Hook text for the model or the user is capped at 10,000 characters (hooks.md §6.1). The excess is
  * saved to a file when the caller can (the model then gets a preview and the path), else cut.
  */
-export const MAX_HOOK_TEXT_CHARS = 10_000;
+const MAX_HOOK_TEXT_CHARS = 10_000;
 const PREVIEW_CHARS = 2_000;
 
 export function textCap(spill?: (text: string) => string | undefined): (text: string) => string {
