@@ -53,7 +53,7 @@ function fileRequests(line: Line): FileRequest[] {
     // `@agent-x` invokes an agent, `@user` is a mention: only path-like words are files.
     if (path === "" || path.startsWith("agent-") || !/[./~]/.test(path)) continue;
     const start = line.start + (match.index ?? 0) + lead.length;
-    found.push({ kind: "file", path, start, end: start + 1 + raw.length });
+    found.push({ kind: "file", path, start, end: start + 1 + (raw.startsWith('"') ? raw.length : path.length) });
   }
   return found;
 }

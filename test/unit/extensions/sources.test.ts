@@ -2,9 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { discoverSources, nestedSources, pluginSource } from "../../../src/extensions/sources.ts";
+import type { ComponentSource, SourceScope } from "../../../src/extensions/types.ts";
 import { tempDir } from "./helpers.ts";
 
-function folder(scope: string, root: string, agents = true) {
+function folder(scope: SourceScope, root: string, agents = true): ComponentSource {
   return { scope, root, skills: [join(root, "skills")], commands: [join(root, "commands")], agents: agents ? [join(root, "agents")] : [] };
 }
 
