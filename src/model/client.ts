@@ -75,12 +75,11 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
 
   async function getClient(): Promise<Messages> {
     if (client) return client;
-    const { BaseAnthropic: Base, Messages: MessagesResource } = await preloadSdk();
+    const { ClewAnthropic, Messages: MessagesResource } = await preloadSdk();
     // The bearer token outranks the key, as in Claude Code. An API key goes in `x-api-key`, the
-    // header every Anthropic-compatible gateway checks (this SDK would send it as a bearer
-    // token); an explicit header also stops the SDK from hunting for credentials on disk.
+    // header every Anthropic-compatible gateway checks (this SDK would send it as a bearer token).
     const keyHeader = !options.authToken && options.apiKey ? { "x-api-key": options.apiKey } : {};
-    const base: BaseAnthropic = new Base({
+    const base: BaseAnthropic = new ClewAnthropic({
       apiKey: null,
       authToken: options.authToken ?? null,
       baseURL: options.baseURL ?? null,
