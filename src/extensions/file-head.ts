@@ -41,11 +41,13 @@ export function readHead(path: string, size: number, needParagraph: (head: FileH
 }
 
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
+/** A thematic break (`---`, `***`, `___`) is no paragraph text. */
+const BREAK = /^ {0,3}([-*_])( *\1){2,} *$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * The first paragraph of a Markdown body, joined into one line: headings, HTML comments and code
- * are skipped, the paragraph ends at a blank line or the next block. `reachedEnd` says it ran to
+ * The first paragraph of a Markdown body, joined into one line: headings, thematic breaks, HTML
+ * comments and code are skipped, the paragraph ends at a blank line or the next block. `reachedEnd` says it ran to
  * the end of the text, so a head that is not the whole file may have cut it short.
  */
 export function firstParagraph(body: string): { text: string; reachedEnd: boolean } {
@@ -73,7 +75,7 @@ export function firstParagraph(body: string): { text: string; reachedEnd: boolea
       inComment = !trimmed.includes("-->");
       continue;
     }
-    if (trimmed === "" || HEADING.test(line)) continue;
+    if (trimmed === "" || HEADING.test(line) || BREAK.test(line)) continue;
     collected.push(trimmed);
   }
   return { text: collected.join(" "), reachedEnd: true };

@@ -45,13 +45,20 @@ interface Clashing {
 }
 
 /**
- * Same scope and kind is an authoring mistake (warning); a higher scope overriding a lower one,
- * or a skill replacing a same-named command, is how precedence is meant to work (info).
+ * Two items of one kind in one folder tree is an authoring mistake (warning); a stronger scope, an
+ * earlier folder of the same scope (`.clew/` before `.claude/`, nearer before the repository root)
+ * or a skill replacing a same-named command is how precedence is meant to work (info).
  */
 function clashProblem(kind: string, loser: Clashing, winner: Clashing, reachableAs: string | undefined): ExtensionProblem {
   const skillOverCommand = loser.kind === "command" && winner.kind === "skill";
-  const mistake = loser.source.scope === winner.source.scope && !skillOverCommand;
-  const why = skillOverCommand ? " (a skill beats a command of the same name)" : mistake ? "" : ` (${winner.source.scope} over ${loser.source.scope})`;
+  const mistake = loser.source === winner.source && !skillOverCommand;
+  const why = skillOverCommand
+    ? " (a skill beats a command of the same name)"
+    : mistake
+      ? ""
+      : loser.source.scope === winner.source.scope
+        ? " (its folder is searched first)"
+        : ` (${winner.source.scope} over ${loser.source.scope})`;
   const outcome = reachableAs === undefined ? "this one is not used" : `this one is still available as "${reachableAs}"`;
   return {
     code: mistake ? "duplicate-name" : "shadowed",

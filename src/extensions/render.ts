@@ -6,7 +6,7 @@
  * `renderInvocation` joins them with a port.
  */
 import { findRequests } from "./injections.ts";
-import { substitute, type RenderVariables } from "./substitute.ts";
+import { substitute, substituteVariables, type RenderVariables } from "./substitute.ts";
 import type { Invocable } from "./types.ts";
 
 export type ShellAction = { kind: "shell"; form: "inline" | "block"; command: string; shell: "bash" | "powershell"; pattern: string };
@@ -31,7 +31,7 @@ export interface RenderInput {
   /** The argument string as typed (`/deploy staging "eu west"` → `staging "eu west"`). */
   args: string;
   vars: RenderVariables;
-  /** `disableSkillShellExecution`: commands are replaced by a notice instead of run. */
+  /** `disableSkillShellExecution`: commands are replaced by a notice instead of run (managed skills excepted). */
   shellExecution?: "enabled" | "disabled";
 }
 
@@ -71,13 +71,30 @@ function inside(position: number, spans: readonly { start: number; end: number }
   return spans.some((span) => position >= span.start && position < span.end);
 }
 
-export function prepareInvocation(input: RenderInput): PreparedInvocation {
-  const plugin = input.item.source.scope === "plugin";
-  const vars: RenderVariables = {
-    ...(plugin ? { pluginRoot: input.item.source.root } : {}),
-    ...(plugin && input.item.source.pluginData !== undefined ? { pluginData: input.item.source.pluginData } : {}),
-    ...input.vars,
+/** Plugin items get `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}` from their source. */
+function variablesFor(item: RenderTarget, vars: RenderVariables): RenderVariables {
+  const plugin = item.source.scope === "plugin";
+  return {
+    ...(plugin ? { pluginRoot: item.source.root } : {}),
+    ...(plugin && item.source.pluginData !== undefined ? { pluginData: item.source.pluginData } : {}),
+    ...vars,
   };
+}
+
+/** The `allowed-tools` rules an invocation grants, with `${CLAUDE_SKILL_DIR}` and friends filled in (spec A.2). */
+export function grantedRules(item: RenderTarget & Pick<Invocable, "allowedTools">, vars: RenderVariables): string[] {
+  const filled = variablesFor(item, vars);
+  return item.allowedTools.map((rule) => substituteVariables(rule, item, filled));
+}
+
+/** The meta message a rendered skill is injected as (observed framing, spec A.5). */
+export function skillMessage(item: Pick<Invocable, "dir">, text: string): string {
+  return `Base directory for this skill: ${item.dir}\n\n${text}`;
+}
+
+export function prepareInvocation(input: RenderInput): PreparedInvocation {
+  const vars = variablesFor(input.item, input.vars);
+  const shellDisabled = input.shellExecution === "disabled" && input.item.source.scope !== "managed";
   const substituted = substitute(input.body, input.args, input.item, vars);
   let text = substituted.text;
   const argumentSpans = [...substituted.argumentSpans];
@@ -95,7 +112,7 @@ export function prepareInvocation(input: RenderInput): PreparedInvocation {
     if (request.kind === "file") {
       actions.push({ kind: "file", path: request.path });
       spans.push({ start: request.start, end: request.end });
-    } else if (input.shellExecution === "disabled") {
+    } else if (shellDisabled) {
       disabled.push({ start: request.start, end: request.end });
     } else {
       actions.push({ kind: "shell", form: request.form, command: request.command, shell: input.item.shell, pattern: request.pattern });

@@ -43,8 +43,8 @@ describe("precedence", () => {
     ]);
     expect(registry.problems).toEqual([
       { code: "shadowed", severity: "info", file: join(base, "repo/app/.claude/skills/deploy/SKILL.md"), message: `skill "deploy" is also defined by ${join(base, "home/.clew/skills/deploy/SKILL.md")}, which takes precedence (user over project); this one is not used.` },
-      { code: "duplicate-name", severity: "warning", file: join(base, "repo/app/.claude/skills/lint/SKILL.md"), message: `skill "lint" is also defined by ${join(base, "repo/app/.clew/skills/lint/SKILL.md")}, which takes precedence; this one is not used. Rename one of them.` },
-      { code: "duplicate-name", severity: "warning", file: join(base, "repo/.clew/skills/lint/SKILL.md"), message: expect.stringContaining(`skill "lint" is also defined by ${join(base, "repo/app/.clew/skills/lint/SKILL.md")}`) },
+      { code: "shadowed", severity: "info", file: join(base, "repo/app/.claude/skills/lint/SKILL.md"), message: `skill "lint" is also defined by ${join(base, "repo/app/.clew/skills/lint/SKILL.md")}, which takes precedence (its folder is searched first); this one is not used.` },
+      { code: "shadowed", severity: "info", file: join(base, "repo/.clew/skills/lint/SKILL.md"), message: expect.stringContaining(`skill "lint" is also defined by ${join(base, "repo/app/.clew/skills/lint/SKILL.md")}`) },
     ]);
   });
 

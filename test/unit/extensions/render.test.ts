@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  completeInvocation, prepareInvocation, renderInvocation, SHELL_DISABLED_NOTICE,
+  completeInvocation, grantedRules, prepareInvocation, renderInvocation, SHELL_DISABLED_NOTICE, skillMessage,
   type FileOutcome, type RenderAction, type RenderInput, type RenderPort, type ShellOutcome,
 } from "../../../src/extensions/render.ts";
 import { splitArguments, substitute, substituteVariables } from "../../../src/extensions/substitute.ts";
@@ -98,6 +98,18 @@ describe("prepareInvocation", () => {
     expect(prepared.text).toBe(`A ${SHELL_DISABLED_NOTICE} B @x/y.md\n${SHELL_DISABLED_NOTICE}\nC`);
     expect(prepared.actions).toEqual([{ kind: "file", path: "x/y.md" }]);
     expect(prepared.text.slice(prepared.spans[0]?.start, prepared.spans[0]?.end)).toBe("@x/y.md");
+  });
+
+  test("the shell policy does not apply to managed skills", () => {
+    const managed: ComponentSource = { ...PROJECT, scope: "managed" };
+    const prepared = prepareInvocation({ ...input("!`date`", "", { source: managed }), shellExecution: "disabled" });
+    expect(prepared.actions).toEqual([{ kind: "shell", form: "inline", command: "date", shell: "bash", pattern: "!`date`" }]);
+  });
+
+  test("granted rules get the skill and plugin folders filled in; the injected message names the skill folder", () => {
+    const item = { dir: "/plugins/acme/skills/x", argumentNames: [], shell: "bash" as const, source: PLUGIN, allowedTools: ["Bash(${CLAUDE_SKILL_DIR}/run.sh *)", "Bash(${CLAUDE_PLUGIN_ROOT}/bin/*)", "Read"] };
+    expect(grantedRules(item, VARS)).toEqual(["Bash(/plugins/acme/skills/x/run.sh *)", "Bash(/plugins/acme/bin/*)", "Read"]);
+    expect(skillMessage(item, "Do it.")).toBe("Base directory for this skill: /plugins/acme/skills/x\n\nDo it.");
   });
 
   test("powershell skills ask for powershell; ultrathink is noticed", () => {
