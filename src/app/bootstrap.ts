@@ -142,6 +142,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       files: toolSession.files,
       transcriptPath: () => (options.persist ? path : undefined),
       now,
+      zone: { TZ: env.childEnv.TZ, TZDIR: env.childEnv.TZDIR },
       nested: instructions.watcher,
     },
     () => loopDeps,

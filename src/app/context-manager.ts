@@ -12,6 +12,7 @@ import { normalizeMessages } from "../loop/history.ts";
 import type { ContentBlockParam, MessageParam, TokenUsage } from "../model/types.ts";
 import type { FileTracker } from "../tools/shared/file-tracker.ts";
 import { systemNote } from "../util/system-note.ts";
+import type { ZoneEnv } from "../context/utc-offset.ts";
 import type { NestedInstructionWatcher } from "./instruction-context.ts";
 
 export interface ContextOptions {
@@ -23,6 +24,8 @@ export interface ContextOptions {
   files: FileTracker;
   transcriptPath: () => string | undefined;
   now: () => Date;
+  /** TZ/TZDIR as the process received them, for today's date. */
+  zone?: ZoneEnv;
   /** Instruction files of subdirectories the model has read into. */
   nested?: NestedInstructionWatcher;
 }
@@ -112,7 +115,7 @@ export class ContextManager {
 
   private appendReminders(state: LoopState, emit: Emit): void {
     const lines: string[] = [];
-    const today = localDate(this.options.now());
+    const today = localDate(this.options.now(), this.options.zone);
     if (today !== this.lastDate) {
       lines.push(dateLine(today));
       this.lastDate = today;

@@ -3,8 +3,15 @@
  * newest user message, never by editing earlier messages or the system prompt, so every
  * request's prefix stays byte-identical to the one before it.
  */
-/** `YYYY-MM-DD` in the user's local time zone. */
-export function localDate(now: Date): string {
+import { dateAtOffset, utcOffsetSeconds, type ZoneEnv } from "./utc-offset.ts";
+
+/**
+ * `YYYY-MM-DD` in the user's local time zone: from the zone file when it can be read (cheap),
+ * else from the runtime's own local time (which initialises ICU's zone data on first use).
+ */
+export function localDate(now: Date, zone: ZoneEnv = {}): string {
+  const offset = utcOffsetSeconds(zone, now.getTime());
+  if (offset !== undefined) return dateAtOffset(now, offset);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
