@@ -5,7 +5,8 @@
  */
 import type * as Zod from "zod";
 
-export type ZodApi = typeof Zod.z;
+/** The part of zod's API the schemas use (see zod-runtime.ts). */
+export type ZodApi = typeof import("./zod-runtime.ts").z;
 
 /** `require` keeps loading synchronous; the bundler defers zod's evaluation to the first call. */
 export function loadZod(): ZodApi {
