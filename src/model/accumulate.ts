@@ -39,7 +39,8 @@ export class MessageAccumulator {
         mergeUsage(this.usage, event.message.usage);
         return;
       case "content_block_start":
-        this.blocks[event.index] = structuredClone(event.content_block) as ContentBlock;
+        // A shallow copy is enough: deltas only ever replace its top-level fields.
+        this.blocks[event.index] = { ...event.content_block } as ContentBlock;
         if (event.content_block.type === "tool_use") this.partialJson.set(event.index, "");
         return;
       case "content_block_delta":

@@ -53,22 +53,6 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Next item of an iterator, or StreamStalled when nothing arrives within `ms`. */
-async function nextWithin<T>(iterator: AsyncIterator<T>, ms: number, onStall: () => void): Promise<IteratorResult<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onStall();
-      reject(new StreamStalled(`The API stream was silent for ${Math.round(ms / 1000)}s`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([iterator.next(), stalled]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export function createStreamFn(options: ModelClientOptions): StreamFn {
   let client: Messages | undefined;
   const sleep = options.sleep ?? abortableSleep;
@@ -85,6 +69,9 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
       baseURL: options.baseURL ?? null,
       maxRetries: 0,
       timeout: options.requestTimeoutMs,
+      // Nothing in a clew process registers an OpenTelemetry tracer, so the SDK's span bookkeeping
+      // on every request would record into a no-op.
+      openTelemetry: false,
       defaultHeaders: { ...options.headers, ...keyHeader },
     });
     client = new MessagesResource(base);
@@ -96,8 +83,18 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
     const controller = new AbortController();
     const onOuterAbort = () => controller.abort(signal.reason);
     signal.addEventListener("abort", onOuterAbort, { once: true });
+    // One idle timer for the whole attempt, pushed back whenever the API sends something (a timer
+    // and a promise race per SSE event cost more than the event itself). It measures only the
+    // API's silence: it is pushed back again after the consumer has taken each event.
+    let waitingFor: "headers" | "events" = "headers";
+    let stalled: StreamStalled | undefined;
+    const idle = setTimeout(() => {
+      stalled = new StreamStalled(
+        waitingFor === "headers" ? "The API sent no response headers in time" : `The API stream was silent for ${Math.round(options.idleTimeoutMs / 1000)}s`,
+      );
+      controller.abort(stalled);
+    }, options.idleTimeoutMs);
     try {
-      const headers = setTimeout(() => controller.abort(new StreamStalled("The API sent no response headers in time")), options.idleTimeoutMs);
       const stream = await api.create(
         {
           model: request.model,
@@ -109,23 +106,26 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
           ...(request.thinking ? { thinking: request.thinking as ThinkingConfigParam } : {}),
         },
         { signal: controller.signal },
-      ).finally(() => clearTimeout(headers));
+      );
+      waitingFor = "events";
+      idle.refresh();
       const accumulator = new MessageAccumulator();
-      const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<RawMessageStreamEvent>;
-      for (;;) {
-        const next = await nextWithin(iterator, options.idleTimeoutMs, () => controller.abort());
-        if (next.done) break;
-        const event = next.value;
+      for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         accumulator.add(event);
         yield { type: "raw", event };
         if (event.type === "content_block_delta") {
           if (event.delta.type === "text_delta") yield { type: "text_delta", index: event.index, text: event.delta.text };
           if (event.delta.type === "thinking_delta") yield { type: "thinking_delta", index: event.index, text: event.delta.thinking };
         }
+        idle.refresh();
       }
       if (!accumulator.complete) throw new Error("The API stream ended before message_stop (connection dropped)");
       yield { type: "message", message: accumulator.finish() };
+    } catch (thrown) {
+      // Whatever the abort surfaced as (an abort error, a broken body), a stall is a stall.
+      throw stalled ?? thrown;
     } finally {
+      clearTimeout(idle);
       signal.removeEventListener("abort", onOuterAbort);
     }
   }
