@@ -40,6 +40,8 @@ interface Layout {
   project: string;
   plugins: string[];
   cacheDir: string;
+  /** Mark the plugin sources as versioned installs (ComponentSource.immutable). */
+  immutablePlugins?: boolean;
 }
 
 /** Spreads the copies: 1/2 project, 1/6 user, 1/6 per plugin (commands: half project, half plugins). */
@@ -72,7 +74,7 @@ async function measure(layout: Layout): Promise<void> {
   const imported = performance.now();
   const sources = [
     ...discoverSources({ cwd: layout.project, projectRoot: layout.project, userDir: layout.home }),
-    ...layout.plugins.map((root) => pluginSource({ root, name: basename(root) })),
+    ...layout.plugins.map((root) => pluginSource({ root, name: basename(root), immutable: layout.immutablePlugins === true })),
   ];
   const loaded = [];
   for (const source of sources) loaded.push(await loadSource(source, layout.cacheDir));
@@ -124,19 +126,29 @@ if (process.argv.includes("--child")) {
   const runs = option("runs", 5);
   const cold: Measurement[] = [];
   const warm: Measurement[] = [];
+  const warmImmutable: Measurement[] = [];
+  const immutable = { ...layout, immutablePlugins: true };
   for (let run = 0; run < runs; run++) {
     rmSync(layout.cacheDir, { recursive: true, force: true });
     cold.push(await child(command, layout));
     warm.push(await child(command, layout));
+    await child(command, immutable);
+    warmImmutable.push(await child(command, immutable));
   }
   const counts = cold[0] ?? { skills: 0, commands: 0, discovered: 0 };
   const cacheBytes = readdirSync(layout.cacheDir).reduce((sum, name) => sum + statSync(join(layout.cacheDir, name)).size, 0);
   console.log(
     `extensions: ${counts.discovered} skill and command files discovered; active after name clashes: ${counts.skills} skills, ${counts.commands} commands (index cache ${(cacheBytes / 1024).toFixed(0)} KiB)`,
   );
-  for (const [label, runsOf] of [["cold (no cache, YAML parsed)", cold], ["warm (index cache)          ", warm]] as const) {
+  const table = [
+    ["cold (no cache, YAML parsed)      ", cold],
+    ["warm (index cache, every file stat)", warm],
+    ["warm, plugin sources immutable    ", warmImmutable],
+  ] as const;
+  for (const [label, runsOf] of table) {
     const phases = Object.keys(runsOf[0]?.phases ?? {}).map((phase) => `${phase} ${median(runsOf.map((run) => run.phases[phase] ?? 0)).toFixed(1)}`);
-    console.log(`  ${label}: median ${median(runsOf.map((run) => run.ms)).toFixed(1)} ms  [${runsOf.map((run) => run.ms.toFixed(1)).join(", ")}]  (${phases.join(", ")})`);
+    const times = runsOf.map((run) => run.ms);
+    console.log(`  ${label}: median ${median(times).toFixed(1)} ms, best ${Math.min(...times).toFixed(1)} ms  [${times.map((ms) => ms.toFixed(1)).join(", ")}]  (median phases: ${phases.join(", ")})`);
   }
   if (process.argv.includes("--keep")) console.log(`  kept: ${dirname(layout.cacheDir)}`);
   else rmSync(dirname(layout.cacheDir), { recursive: true, force: true });

@@ -20,19 +20,20 @@ export interface LoadOptions {
 }
 
 export async function loadSource(source: ComponentSource, cacheDir: string | undefined): Promise<LoadedSource> {
-  const scan = scanSource(source);
   const cache = IndexCache.open(cacheDir, source);
+  const stored = cache.storedEntries();
+  const scan = stored === undefined ? scanSource(source) : { entries: stored, problems: [], skillsDirPlugins: [] };
   const invocables: Invocable[] = [];
   const agents: AgentDefinition[] = [];
   const problems = [...scan.problems];
   for (const entry of scan.entries) {
-    const stored = cache.lookup(entry) ?? cache.store(entry, await parseComponentFile(entry, source));
-    const itemProblems = stored.p ?? [];
-    if (stored.k === "unreadable") problems.push(...itemProblems);
-    else if (stored.k === "agent") {
-      if (stored.v === null) problems.push(...itemProblems);
-      else agents.push(placeAgent(source, entry, stored.v, itemProblems));
-    } else invocables.push(placeInvocable(source, entry, stored.v, itemProblems));
+    const file = cache.lookup(entry) ?? cache.store(entry, await parseComponentFile(entry, source));
+    const itemProblems = file.p ?? [];
+    if (file.k === "unreadable") problems.push(...itemProblems);
+    else if (file.k === "agent") {
+      if (file.v === null) problems.push(...itemProblems);
+      else agents.push(placeAgent(source, entry, file.v, itemProblems));
+    } else invocables.push(placeInvocable(source, entry, file.v, itemProblems));
   }
   await cache.save(scan.entries);
   return { source, invocables, agents, problems, skillsDirPlugins: scan.skillsDirPlugins };

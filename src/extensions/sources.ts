@@ -126,6 +126,8 @@ export interface PluginSourceInput {
   agents?: readonly string[];
   /** `${CLAUDE_PLUGIN_DATA}` for this plugin. */
   dataDir?: string;
+  /** A versioned install folder that is never edited in place (not `--plugin-dir`): see ComponentSource.immutable. */
+  immutable?: boolean;
 }
 
 /**
@@ -148,5 +150,6 @@ export function pluginSource(input: PluginSourceInput): ComponentSource {
     commands: input.commands === undefined ? [join(root, "commands")] : input.commands.map(at),
     agents: input.agents === undefined ? [join(root, "agents")] : input.agents.map(at),
     ...(input.dataDir === undefined ? {} : { pluginData: input.dataDir }),
+    ...(input.immutable ? { immutable: true } : {}),
   };
 }

@@ -31,6 +31,11 @@ export interface ComponentSource {
   agents: string[];
   /** Plugin sources: the value of `${CLAUDE_PLUGIN_DATA}` (the plugin loader decides it). */
   pluginData?: string;
+  /**
+   * The folder never changes once written (a versioned plugin install: an update is a new
+   * folder). A warm start then takes the listing from the index cache without scanning it.
+   */
+  immutable?: boolean;
 }
 
 export type ProblemSeverity = "error" | "warning" | "info";

@@ -30,6 +30,22 @@ function rewriteKeepingStat(file: string, from: string, to: string): void {
 }
 
 describe("index cache", () => {
+  test("non-ASCII text survives the ASCII cache file", async () => {
+    const { root, cache, source } = setup();
+    writeTree(root, { "skills/intl/SKILL.md": md(["description: 기능 명세 — naïve 🚀"]) });
+    await loadExtensions({ sources: [source], cacheDir: cache });
+    expect(/[^\x00-\x7f]/.test(readFileSync(cacheFileFor(cache, source), "utf8"))).toBe(false);
+    const warm = await loadExtensions({ sources: [source], cacheDir: cache });
+    expect(warm.findInvocable("p:intl")?.description).toBe("기능 명세 — naïve 🚀");
+  });
+
+  test("folders with nothing in them get no cache file", async () => {
+    const root = tempDir();
+    const cache = join(root, "cache");
+    await loadExtensions({ sources: [pluginSource({ root: join(root, "empty"), name: "e" })], cacheDir: cache });
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   test("a warm load gives the same registry as a cold one and writes nothing", async () => {
     const { cache, source } = setup();
     const cold = await loadExtensions({ sources: [source], cacheDir: cache });
@@ -70,15 +86,31 @@ describe("index cache", () => {
     expect(Object.keys(stored.files).sort()).toEqual(["a0:rev", "s0:alpha", "s0:beta", "s0:gamma"]);
   });
 
+  test("an immutable source (versioned plugin install) is listed from the cache without scanning its folder", async () => {
+    const { root, cache } = setup();
+    const source = pluginSource({ root, name: "p", immutable: true });
+    const cold = await loadExtensions({ sources: [source], cacheDir: cache });
+    const written = statSync(cacheFileFor(cache, source)).mtimeMs;
+    writeTree(root, { "skills/added-later/SKILL.md": md(["description: not scanned"]) });
+    const warm = await loadExtensions({ sources: [source], cacheDir: cache });
+    expect(statSync(cacheFileFor(cache, source)).mtimeMs).toBe(written);
+    expect(warm.invocables).toEqual(cold.invocables);
+    expect(warm.agents).toEqual(cold.agents);
+    expect(warm.findInvocable("p:added-later")).toBeUndefined();
+    // The same folder as an ordinary source is scanned and shows the new skill.
+    expect((await loadExtensions({ sources: [pluginSource({ root, name: "p" })], cacheDir: cache })).findInvocable("p:added-later")?.description).toBe("not scanned");
+  });
+
   test("a damaged or foreign-version cache file is ignored and replaced", async () => {
     const { cache, source } = setup();
     const cold = await loadExtensions({ sources: [source], cacheDir: cache });
     const file = cacheFileFor(cache, source);
-    for (const damage of ["{not json", JSON.stringify({ version: 999, files: {} }), "[]"]) {
+    const good = readFileSync(file, "utf8");
+    for (const damage of ["{not json", JSON.stringify({ version: 999, count: 0, files: {} }), "[]"]) {
       writeFileSync(file, damage);
       const again = await loadExtensions({ sources: [source], cacheDir: cache });
       expect(again.invocables).toEqual(cold.invocables);
-      expect((JSON.parse(readFileSync(file, "utf8")) as { version: number }).version).toBe(1);
+      expect(readFileSync(file, "utf8")).toBe(good);
     }
   });
 
