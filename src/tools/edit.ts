@@ -6,7 +6,7 @@ import { ToolError } from "../util/errors.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { checkBeforeChange, rememberWritten } from "./shared/freshness.ts";
 import { fsToolError, missingFileError, resolveToolPath } from "./shared/paths.ts";
-import { lineDiff } from "./shared/unified-diff.ts";
+import { diffDisplay } from "./shared/unified-diff.ts";
 import { defineTool, type ToolOutput } from "./types.ts";
 import description from "./edit.md" with { type: "text" };
 
@@ -70,11 +70,10 @@ export const editTool = defineTool({
 });
 
 function editOutput(absPath: string, original: string, updated: string, replacements: number, data: EditData): ToolOutput {
-  const change = lineDiff(absPath, original, updated);
   const what = replacements > 1 ? ` (${replacements} occurrences replaced)` : "";
   return {
     content: `The file ${absPath} has been updated successfully${what}.`,
-    display: { summary: `Edited ${absPath} (+${change.added} -${change.removed})`, diff: change.diff },
+    display: diffDisplay(absPath, original, updated, (change) => `Edited ${absPath} (+${change.added} -${change.removed})`),
     data,
   };
 }

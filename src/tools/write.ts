@@ -5,7 +5,7 @@ import { lazySchema } from "./shared/lazy-schema.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { checkBeforeChange, rememberWritten } from "./shared/freshness.ts";
 import { fsToolError, resolveToolPath } from "./shared/paths.ts";
-import { lineDiff } from "./shared/unified-diff.ts";
+import { diffDisplay } from "./shared/unified-diff.ts";
 import { defineTool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
 
@@ -53,11 +53,10 @@ export const writeTool = defineTool({
       }
       const data: WriteData = { type: "update", filePath: absPath, content: args.content };
       const showDiff = before.length + args.content.length <= MAX_DIFF_CHARS;
-      const change = showDiff ? lineDiff(absPath, before, args.content) : undefined;
       return {
         content: `The file ${absPath} has been updated successfully.`,
-        display: change
-          ? { summary: `Updated ${absPath} (+${change.added} -${change.removed})`, diff: change.diff }
+        display: showDiff
+          ? diffDisplay(absPath, before, args.content, (change) => `Updated ${absPath} (+${change.added} -${change.removed})`)
           : { summary: `Updated ${absPath}` },
         data,
       };

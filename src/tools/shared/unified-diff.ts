@@ -5,6 +5,8 @@
  * replacement, which is still a correct diff, just not a minimal one.
  */
 
+import type { ToolDisplay } from "../types.ts";
+
 type Op = { kind: " " | "-" | "+"; text: string };
 
 export interface LineDiff {
@@ -16,6 +18,23 @@ export interface LineDiff {
 
 const CONTEXT_LINES = 3;
 const MAX_TABLE_CELLS = 4_000_000;
+
+/**
+ * An Edit/Write result's display, its diff computed only when something reads it: the line UI
+ * does, headless runs never do (measured ≈ 0.5 ms per edit of a 100-line file).
+ */
+export function diffDisplay(path: string, before: string, after: string, summary: (change: LineDiff) => string): ToolDisplay {
+  let change: LineDiff | undefined;
+  const diff = () => (change ??= lineDiff(path, before, after));
+  return {
+    get summary() {
+      return summary(diff());
+    },
+    get diff() {
+      return diff().diff;
+    },
+  };
+}
 
 export function lineDiff(path: string, before: string, after: string): LineDiff {
   if (before === after) return { diff: "", added: 0, removed: 0 };
