@@ -25,15 +25,26 @@ function labelWith(source: ComponentSource, id: string): string {
   return cut < 0 ? label : `${label}:${id.slice(0, cut).split(":").join("/")}`;
 }
 
+/**
+ * A plugin skill's frontmatter `name` becomes its last segment only when it can be typed as one:
+ * `Unity Scene Optimizer` (real corpus file) stays the display name, the folder names the command.
+ */
+function segmentName(entry: ScanEntry, declared: string | undefined): string | undefined {
+  return entry.kind === "skill" && declared !== undefined && /^[^\s:]+$/.test(declared) ? declared : undefined;
+}
+
 function aliasesOf(source: ComponentSource, entry: ScanEntry, name: string, declared: string | undefined): string[] {
-  if (source.scope === "plugin") return entry.kind === "skill" && declared !== undefined && declared !== entry.id ? [`${source.namespace}:${entry.id}`] : [];
+  if (source.scope === "plugin") {
+    const segment = segmentName(entry, declared);
+    return segment !== undefined && segment !== entry.id ? [`${source.namespace}:${entry.id}`] : [];
+  }
   const aliases = entry.id === name ? [] : [entry.id];
   if (source.scope === "nested" && source.qualifier !== undefined) aliases.push(`${source.qualifier}:${name}`);
   return aliases;
 }
 
 function nameOf(source: ComponentSource, entry: ScanEntry, declared: string | undefined): string {
-  if (source.scope === "plugin") return `${source.namespace}:${entry.kind === "skill" && declared !== undefined ? declared : entry.id}`;
+  if (source.scope === "plugin") return `${source.namespace}:${segmentName(entry, declared) ?? entry.id}`;
   const cut = entry.id.lastIndexOf(":");
   return cut < 0 ? entry.id : entry.id.slice(cut + 1);
 }

@@ -96,12 +96,14 @@ describe("precedence", () => {
       "plugins/acme/skills/review/SKILL.md": md(["name: review", "description: acme review"]),
       "plugins/acme/skills/scan-dir/SKILL.md": md(["name: fancy-scan", "description: acme scan"]),
       "plugins/acme/commands/ops/deploy.md": md(["description: acme deploy"]),
+      "plugins/acme/skills/unity-scene/SKILL.md": md(["name: Unity Scene Optimizer", "description: spaces in the name"]),
     }, [{ root: "plugins/acme", name: "acme" }]);
-    expect(registry.invocables.map(({ name, aliases, label }) => ({ name, aliases, label }))).toEqual([
-      { name: "acme:fancy-scan", aliases: ["acme:scan-dir"], label: "plugin:acme" },
-      { name: "acme:ops:deploy", aliases: [], label: "plugin:acme:ops" },
-      { name: "acme:review", aliases: [], label: "plugin:acme" },
-      { name: "review", aliases: [], label: "project" },
+    expect(registry.invocables.map(({ name, displayName, aliases, label }) => ({ name, displayName, aliases, label }))).toEqual([
+      { name: "acme:fancy-scan", displayName: "fancy-scan", aliases: ["acme:scan-dir"], label: "plugin:acme" },
+      { name: "acme:ops:deploy", displayName: "acme:ops:deploy", aliases: [], label: "plugin:acme:ops" },
+      { name: "acme:review", displayName: "review", aliases: [], label: "plugin:acme" },
+      { name: "acme:unity-scene", displayName: "Unity Scene Optimizer", aliases: [], label: "plugin:acme" },
+      { name: "review", displayName: "review", aliases: [], label: "project" },
     ]);
     expect(registry.findInvocable("review")?.description).toBe("local review");
     expect(registry.findInvocable("/acme:review")?.description).toBe("acme review");
