@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { z } from "zod";
 import { lazySchema } from "./shared/lazy-schema.ts";
 import { errorMessage, ToolError } from "../util/errors.ts";
-import { loadShellSupport, runShell, type RunResult } from "./shared/shell.ts";
+import { runShell, type RunResult } from "./shared/shell.ts";
 import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
 
@@ -45,7 +45,6 @@ export const bashTool = defineTool({
   async run(args, ctx): Promise<ToolOutput> {
     const { session } = ctx;
     const notes = ensureCwdExists(session);
-    await loadShellSupport();
     if (args.run_in_background === true) return startInBackground(args, session, notes);
 
     const limits = session.limits;

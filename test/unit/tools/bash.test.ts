@@ -140,6 +140,25 @@ describe("Bash", () => {
     });
   });
 
+  test("multi-byte characters split across pipe reads arrive whole", async () => {
+    const session = newSession({ limits: { ...defaultToolLimits, bashMaxOutputChars: 150_000 } });
+    // 70,000 two-byte characters: 140 kB, read in many chunks that split characters.
+    const output = await runTool(bashTool, { command: "head -c 140000 /dev/zero | tr '\\0' 'x' | sed 's/x/é/g'" }, session);
+    expect(output.data).toMatchObject({ stdout: "é".repeat(140_000), exitCode: 0 });
+  });
+
+  test("a command that leaves a background process running returns when the shell exits, with its output", async () => {
+    const session = newSession();
+    const pidFile = join(session.projectDir, "sleeper.pid");
+    const output = await runTool(bashTool, { command: `echo before; sleep 60 & echo $! > ${pidFile}; echo after` }, session);
+    try {
+      expect(output.data).toMatchObject({ stdout: "before\nafter\n", exitCode: 0, interrupted: false });
+      expect(isProcessRunning(pidFrom(pidFile))).toBe(true);
+    } finally {
+      process.kill(pidFrom(pidFile), "SIGKILL");
+    }
+  });
+
   test("50 MB of output stays bounded in memory and in the result", async () => {
     const session = newSession();
     Bun.gc(true);
