@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { lazySchema } from "./shared/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { DEFAULT_HEAD_LIMIT, formatGrep } from "./shared/grep-format.ts";
-import { grepWithJs } from "./shared/grep-js.ts";
+import { grepSmallTree, grepWithJs } from "./shared/grep-js.ts";
 import { hasLiteralNewline } from "./shared/grep-regex.ts";
 import { splitGlobs, type ContentItem, type GrepRaw, type GrepRequest } from "./shared/grep-request.ts";
 import { grepWithRipgrep } from "./shared/grep-rg.ts";
@@ -76,8 +76,7 @@ export const grepTool = defineTool({
   subject: (args, session) => searchRoot(args, session),
   async run(args, { session, signal }) {
     const request = await buildRequest(args, session);
-    const rg = Bun.which("rg", { PATH: session.env.PATH ?? "" });
-    const found = rg ? await grepWithRipgrep(rg, request, session.env, signal) : await grepWithJs(request, signal);
+    const found = await search(request, session, signal);
     const raw = session.readDenied ? hideDenied(found, session.readDenied) : found;
     return formatGrep(raw, {
       headLimit: args.head_limit ?? DEFAULT_HEAD_LIMIT,
@@ -86,6 +85,38 @@ export const grepTool = defineTool({
     });
   },
 });
+
+/** Bytes a tree searched in process may hold (its file count is limited by the session's limits). */
+const SMALL_TREE_BYTES = 1_000_000;
+
+/** Search roots found too big for the in-process search, per session, so they go to ripgrep directly. */
+const largeRoots = new WeakMap<ToolSession, Set<string>>();
+
+async function search(request: GrepRequest, session: ToolSession, signal: AbortSignal): Promise<GrepRaw> {
+  const rg = Bun.which("rg", { PATH: session.env.PATH ?? "" });
+  if (!rg) return grepWithJs(request, signal);
+  const large = largeRoots.get(session) ?? new Set<string>();
+  largeRoots.set(session, large);
+  const knownLarge = [...large].some((root) => request.root === root || request.root.startsWith(`${root}/`));
+  const maxFiles = session.limits.grepInProcessMaxFiles;
+  if (maxFiles > 0 && enginesAgree(request) && !knownLarge) {
+    const small = await grepSmallTree(request, signal, { files: maxFiles, bytes: SMALL_TREE_BYTES });
+    if (small) return small;
+    large.add(request.root);
+  }
+  return grepWithRipgrep(rg, request, session.env, signal);
+}
+
+/**
+ * Patterns both engines read the same way: ASCII literals with the plain operators (`. * + ? ^ $
+ * | ( )`) and escaped punctuation, case-sensitive, line by line. Classes, counted repetition,
+ * `\w`-style escapes (Unicode in Rust, ASCII in JS), inline flags, look-around and case folding
+ * differ between Rust's regex and JavaScript's, so those always go to ripgrep when it is there.
+ */
+export function enginesAgree(request: Pick<GrepRequest, "pattern" | "ignoreCase" | "multiline">): boolean {
+  if (request.ignoreCase || request.multiline) return false;
+  return /^(?:[A-Za-z0-9_ \-.,:;'"/=<>!@#%&~^$*+?()|]|\\[.*+?()[\]{}|^$\\/-])*$/.test(request.pattern) && !request.pattern.includes("(?");
+}
 
 /** Files a Read deny rule covers never show up in results, not even as a match count. */
 function hideDenied(raw: GrepRaw, denied: (path: string) => boolean): GrepRaw {

@@ -46,6 +46,11 @@ export interface ToolLimits {
   readDefaultLines: number;
   /** Characters per line before Read cuts the line with a marker. */
   readMaxLineChars: number;
+  /**
+   * Grep searches a tree of at most this many files in process even when ripgrep is installed
+   * (for patterns both engines read alike): starting ripgrep costs more than such a search.
+   */
+  grepInProcessMaxFiles: number;
 }
 
 export const defaultToolLimits: ToolLimits = {
@@ -54,6 +59,7 @@ export const defaultToolLimits: ToolLimits = {
   bashMaxOutputChars: 30_000,
   readDefaultLines: 2000,
   readMaxLineChars: 2000,
+  grepInProcessMaxFiles: 64,
 };
 
 /** State that lives for the whole session and is shared by every tool call. */

@@ -38,24 +38,58 @@ interface Collector {
 }
 
 export async function grepWithJs(request: GrepRequest, signal: AbortSignal): Promise<GrepRaw> {
+  return (await search(request, signal, candidateFiles(request, signal), undefined)) as GrepRaw;
+}
+
+/** Limits for {@link grepSmallTree}: past either, the search is left to ripgrep. */
+export interface TreeBudget {
+  files: number;
+  bytes: number;
+}
+
+/**
+ * The in-process search when the tree is small enough that starting ripgrep would cost more than
+ * the search itself (a ripgrep process measured ≈ 2.5 ms; a dozen small files in process ≈ 1 ms),
+ * or undefined as soon as the tree turns out to be bigger than `budget`.
+ */
+export async function grepSmallTree(request: GrepRequest, signal: AbortSignal, budget: TreeBudget): Promise<GrepRaw | undefined> {
+  const paths: string[] = [];
+  for await (const path of candidateFiles(request, signal)) {
+    paths.push(path);
+    if (paths.length > budget.files) return undefined;
+  }
+  return search(request, signal, paths, budget.bytes);
+}
+
+async function search(
+  request: GrepRequest,
+  signal: AbortSignal,
+  paths: AsyncIterable<string> | Iterable<string>,
+  maxBytes: number | undefined,
+): Promise<GrepRaw | undefined> {
   const compiled = compilePattern(request.pattern, request);
   const out: Collector = { files: [], counts: [], items: [], printedAny: false, bytes: 0 };
   let incomplete = false;
+  let readBytes = 0;
   // Files are read a few at a time ahead of the search, which still goes in walk order.
   const ahead: Array<{ path: string; file: Promise<FileText | undefined> }> = [];
   const searchNext = async (): Promise<void> => {
     const next = ahead.shift();
     if (signal.aborted) throw new ToolError("Search aborted", "aborted");
     const file = next && (await next.file);
+    if (file) readBytes += file.text.length;
     if (next && file) searchFile(next.path, file, compiled, request, out);
     incomplete ||= out.bytes > MAX_OUTPUT_BYTES;
   };
-  for await (const path of candidateFiles(request, signal)) {
+  const overBudget = () => maxBytes !== undefined && readBytes > maxBytes;
+  for await (const path of paths) {
     ahead.push({ path, file: readSearchable(path, request.rootIsFile) });
     if (ahead.length >= READ_AHEAD) await searchNext();
+    if (overBudget()) return undefined;
     if (incomplete) break;
   }
   while (ahead.length > 0 && !incomplete) await searchNext();
+  if (overBudget()) return undefined;
   if (request.mode === "files_with_matches") return { mode: request.mode, files: out.files, incomplete };
   if (request.mode === "count") return { mode: request.mode, counts: out.counts, incomplete };
   return { mode: request.mode, items: out.items, incomplete };

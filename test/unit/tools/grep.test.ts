@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { grepTool } from "../../../src/tools/grep.ts";
 import type { GrepData } from "../../../src/tools/shared/grep-format.ts";
-import type { ToolOutput, ToolSession } from "../../../src/tools/types.ts";
+import { defaultToolLimits, type ToolOutput, type ToolSession } from "../../../src/tools/types.ts";
 import { ToolError } from "../../../src/util/errors.ts";
 import { git, writeFiles } from "../../helpers/files.ts";
 import { runTool, tempDir, textOf, toolSession } from "../../helpers/tool-session.ts";
@@ -47,7 +47,8 @@ beforeAll(() => {
   git(join(dir, "vendor/lib"), "init", "-q");
   const home = tempDir("clew-grep-home-");
   jsSession = toolSession(dir, { env: { PATH: tempDir("clew-empty-path-"), HOME: home } });
-  rgSession = toolSession(dir, { env: { PATH: process.env.PATH ?? "", HOME: home } });
+  // No in-process shortcut for small trees: this session must run ripgrep every time.
+  rgSession = toolSession(dir, { env: { PATH: process.env.PATH ?? "", HOME: home }, limits: { ...defaultToolLimits, grepInProcessMaxFiles: 0 } });
 });
 
 interface GrepCase {
@@ -211,6 +212,44 @@ describe.skipIf(!RG)("Grep: ripgrep backend gives the same output as the in-proc
       expect(fromRg).toEqual(fromJs);
     });
   }
+});
+
+describe.skipIf(!RG)("Grep: which engine searches (skipped: rg not on PATH)", () => {
+  /** A session whose `rg` is a wrapper that records each run, then runs the real ripgrep. */
+  function recordingSession(maxFiles: number): { session: ToolSession; runs: () => number } {
+    const bin = tempDir("clew-rg-wrapper-");
+    const log = join(bin, "runs.log");
+    writeFileSync(join(bin, "rg"), `#!/bin/sh\necho run >> '${log}'\nexec '${RG}' "$@"\n`, { mode: 0o755 });
+    const session = toolSession(dir, {
+      env: { PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: tempDir("clew-grep-home-") },
+      limits: { ...defaultToolLimits, grepInProcessMaxFiles: maxFiles },
+    });
+    return { session, runs: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0) };
+  }
+
+  test("a small tree and a pattern both engines read alike are searched in process", async () => {
+    const { session, runs } = recordingSession(64);
+    const output = asOutput(await outcome(session, { pattern: "hello|nested", output_mode: "count" }));
+    expect(textOf(output)).toBe(textOf(asOutput(await outcome(rgSession, { pattern: "hello|nested", output_mode: "count" }))));
+    expect(runs()).toBe(0);
+  });
+
+  test("patterns the engines read differently go to ripgrep, whatever the tree", async () => {
+    const { session, runs } = recordingSession(64);
+    for (const input of [{ pattern: "\\w+llo" }, { pattern: "[Hh]ello" }, { pattern: "hello", "-i": true }, { pattern: "(?i)hello" }, { pattern: "l{2}" }]) {
+      await outcome(session, input);
+    }
+    expect(runs()).toBe(5);
+  });
+
+  test("a tree over the file budget goes to ripgrep, and stays with it for the rest of the session", async () => {
+    const { session, runs } = recordingSession(3);
+    const first = asOutput(await outcome(session, { pattern: "hello" }));
+    expect(textOf(first)).toBe(textOf(asOutput(await outcome(rgSession, { pattern: "hello" }))));
+    expect(runs()).toBe(1);
+    await outcome(session, { pattern: "nested", path: "sub" });
+    expect(runs()).toBe(2);
+  });
 });
 
 describe("Grep errors", () => {
