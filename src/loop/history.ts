@@ -7,11 +7,24 @@ import type { ContentBlockParam, MessageParam } from "../model/types.ts";
 
 export const INTERRUPTED_RESULT = "Interrupted: the session stopped before this tool call finished. Check the state of any files it may have touched before repeating it.";
 
+/** The message's blocks as they should be sent; the very same array when nothing needs changing. */
 function blocksOf(message: MessageParam): ContentBlockParam[] {
   if (typeof message.content === "string") {
     return message.content === "" ? [] : [{ type: "text", text: message.content }];
   }
-  return message.content.filter((block) => !(block.type === "text" && block.text === ""));
+  const blocks = message.content;
+  let seenOther = false;
+  for (const block of blocks) {
+    if (block.type === "text" && block.text === "") return tidy(blocks, message.role);
+    if (block.type !== "tool_result") seenOther = true;
+    else if (seenOther && message.role === "user") return tidy(blocks, message.role);
+  }
+  return blocks;
+}
+
+function tidy(blocks: readonly ContentBlockParam[], role: MessageParam["role"]): ContentBlockParam[] {
+  const kept = blocks.filter((block) => !(block.type === "text" && block.text === ""));
+  return role === "user" ? toolResultsFirst(kept) : kept;
 }
 
 function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
@@ -20,7 +33,12 @@ function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
   return [...results, ...blocks.filter((block) => block.type !== "tool_result")];
 }
 
-/** The message list exactly as it should be sent: alternating roles, no empty content. */
+/**
+ * The message list exactly as it should be sent: alternating roles, no empty content. Runs before
+ * every request over the whole history, so a message that is already in shape is passed through
+ * as the same object (no per-step copy of the history); only merged or repaired ones are new.
+ * Callers must treat the result as read-only, as they treat stored history.
+ */
 export function normalizeMessages(messages: readonly MessageParam[]): MessageParam[] {
   const out: MessageParam[] = [];
   for (const message of messages) {
@@ -28,13 +46,13 @@ export function normalizeMessages(messages: readonly MessageParam[]): MessagePar
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];
     if (last && last.role === message.role) {
-      last.content = [...(last.content as ContentBlockParam[]), ...blocks];
+      const merged = [...(last.content as ContentBlockParam[]), ...blocks];
+      out[out.length - 1] = { role: message.role, content: message.role === "user" ? toolResultsFirst(merged) : merged } as MessageParam;
+    } else if (blocks === message.content) {
+      out.push(message);
     } else {
       out.push(message.role === "user" ? { role: "user", content: blocks } : { role: "assistant", content: blocks });
     }
-  }
-  for (const message of out) {
-    if (message.role === "user") message.content = toolResultsFirst(message.content as ContentBlockParam[]);
   }
   return out;
 }
@@ -65,7 +83,8 @@ export function answerDanglingToolUses(messages: readonly MessageParam[]): Messa
       .map((id) => ({ type: "tool_result", tool_use_id: id, content: INTERRUPTED_RESULT, is_error: true }));
     if (missing.length === 0) continue;
     if (next && next.role === "user") {
-      next.content = toolResultsFirst([...missing, ...(next.content as ContentBlockParam[])]);
+      // A new message, not an edit of `next`: normalized messages may be the caller's own objects.
+      normalized[i + 1] = { role: "user", content: toolResultsFirst([...missing, ...(next.content as ContentBlockParam[])]) };
     } else {
       out.push({ role: "user", content: missing });
     }
