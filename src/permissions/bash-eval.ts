@@ -226,5 +226,5 @@ function decideShell(rules: RuleSet, call: PermissionCall, facts: Facts, context
   }
   const suggestions = [...new Set(needs.filter((cmd) => !cmd.parent).map(suggestRule).filter(literalSuggestion))].slice(0, 5);
   const shown = needs.slice(0, 3).map((cmd) => `\`${cmd.argv.join(" ")}\``).join(", ");
-  return { evaluation: say.needsApproval(call, `no allow rule or read-only check covers ${shown}${needs.length > 3 ? " and more" : ""}`, suggestions), needs };
+  return { evaluation: say.notAllowed(call, `no allow rule or read-only check covers ${shown}${needs.length > 3 ? " and more" : ""}`, suggestions), needs };
 }

@@ -11,7 +11,7 @@ import { evaluateShell } from "./bash-eval.ts";
 import { escapePathPattern, globMayMatch, insideWorkingDirs, pathMatchesAll, pathMatchesAny, realpathDeep, type PathForms } from "./path-rules.ts";
 import { protectedReason } from "./protected-paths.ts";
 import * as say from "./reasons.ts";
-import { canonicalToolName, type PermissionRule, type RuleSet } from "./rules.ts";
+import { canonicalToolName, compileRules, type PermissionRule, type RuleSet } from "./rules.ts";
 import { agentMatches, domainMatches, EDIT_TOOLS, paramMatches, READ_TOOLS, ruleConcernsTool, SHELL_TOOLS, skillMatches, urlHost } from "./tool-rules.ts";
 import type { PermissionCall, PermissionContext, PermissionEvaluation } from "./types.ts";
 
@@ -137,7 +137,7 @@ function decideTool(rules: RuleSet, normalised: PermissionCall, forms: PathForms
       break;
   }
   const why = READ_TOOLS.has(tool) ? "the path is outside the working directories" : isEdit ? "file edits need approval in this mode" : "no allow rule covers it";
-  return say.needsApproval(normalised, why, suggestionsFor(normalised, tool, forms));
+  return say.notAllowed(normalised, why, suggestionsFor(normalised, tool, forms));
 }
 
 /** Decides one tool call. Asks become denials in dontAsk mode. */
@@ -154,4 +154,15 @@ export async function evaluate(rules: RuleSet, call: PermissionCall, context: Pe
 export function readDenied(rules: RuleSet, path: string, context: PermissionContext): boolean {
   const forms: PathForms = { written: path, resolved: resolve(path), real: realpathDeep(resolve(path), context.realpath) };
   return rules.deny.some((rule) => rule.target.kind === "path" && rule.tool === "Read" && pathMatchesAny(rule, forms, context));
+}
+
+/**
+ * Whether a rule written in permission syntax (`Bash(git *)`, `Edit(src/**)`) covers a call, with
+ * deny semantics (any form of the call matching is enough): for hooks' `if` conditions.
+ */
+export async function ruleCovers(ruleText: string, call: PermissionCall, context: PermissionContext): Promise<boolean> {
+  const rules = compileRules([{ text: ruleText, kind: "deny", source: { scope: "session", root: context.cwd } }]);
+  if (rules.deny.length === 0) return false;
+  const result = await evaluate(rules, call, { ...context, mode: "default" });
+  return result.behavior === "deny" && result.rule === ruleText;
 }

@@ -6,7 +6,7 @@
 import { evaluate } from "./evaluate.ts";
 import * as say from "./reasons.ts";
 import { compileRules, type RuleSet } from "./rules.ts";
-import type { ApprovalPort, Gate, PermissionCall, PermissionContext, PermissionDecision, PermissionEvaluation, PermissionRequest, RuleWarning } from "./types.ts";
+import type { ApprovalAnswer, ApprovalPort, Gate, PermissionCall, PermissionContext, PermissionDecision, PermissionEvaluation, PermissionRequest, RuleWarning } from "./types.ts";
 
 export interface GateOptions {
   /** The rules in force; a function so that reloaded settings apply from the next call. */
@@ -17,6 +17,10 @@ export interface GateOptions {
   ask?: ApprovalPort;
   /** Sees every evaluation (for `/permissions` "recently denied", transcripts, tests). */
   observe?: (request: PermissionRequest, evaluation: PermissionEvaluation) => void;
+  /** PermissionRequest hooks: may answer an approval before a human is asked (undefined: ask as usual). */
+  beforeAsk?: (request: PermissionRequest, evaluation: PermissionEvaluation) => Promise<ApprovalAnswer | undefined>;
+  /** PermissionDenied hooks: told of every denial nobody was asked about; may add a note for the model. */
+  onAutoDeny?: (request: PermissionRequest, reason: string) => Promise<string | undefined>;
 }
 
 export interface PermissionGate extends Gate {
@@ -24,6 +28,10 @@ export interface PermissionGate extends Gate {
   sessionGrants(): string[];
   /** Adds session grants; returns warnings for any that could not be read. */
   grant(rules: readonly string[]): RuleWarning[];
+  /** Grants until the user's next message (a skill's `allowed-tools`). */
+  grantForTurn(rules: readonly string[]): RuleWarning[];
+  /** The user sent a new message: turn grants end. */
+  endTurn(): void;
 }
 
 function resolveValue<T>(value: T | (() => T)): T {
@@ -40,31 +48,58 @@ function toDecision(evaluation: PermissionEvaluation): PermissionDecision {
 export function createGate(options: GateOptions): PermissionGate {
   const grants: string[] = [];
   let granted: RuleSet = compileRules([]);
+  let turnGranted: RuleSet = compileRules([]);
+
+  const compile = (texts: readonly string[]): RuleSet => {
+    const context = resolveValue(options.context);
+    return compileRules(texts.map((text) => ({ text, kind: "allow", source: { scope: "session", root: context.cwd } })));
+  };
 
   const grant = (rules: readonly string[]): RuleWarning[] => {
-    const context = resolveValue(options.context);
     const fresh = rules.filter((rule) => !grants.includes(rule));
     grants.push(...fresh);
-    granted = compileRules(grants.map((text) => ({ text, kind: "allow", source: { scope: "session", root: context.cwd } })));
+    granted = compile(grants);
     return granted.warnings.filter((warning) => fresh.includes(warning.rule));
+  };
+
+  const grantForTurn = (rules: readonly string[]): RuleWarning[] => {
+    const texts = [...new Set([...turnGranted.allow.map((rule) => rule.text), ...rules])];
+    turnGranted = compile(texts);
+    return turnGranted.warnings.filter((warning) => rules.includes(warning.rule));
+  };
+
+  const denied = async (request: PermissionRequest, evaluation: PermissionEvaluation): Promise<PermissionDecision> => {
+    const decision = toDecision(evaluation);
+    if (decision.behavior !== "deny" || !options.onAutoDeny) return decision;
+    const note = await options.onAutoDeny(request, decision.reason);
+    return note ? { ...decision, reason: `${decision.reason} ${note}` } : decision;
   };
 
   const check = async (request: PermissionRequest): Promise<PermissionDecision> => {
     const context = resolveValue(options.context);
     const base = resolveValue(options.rules);
-    const rules: RuleSet = { ...base, allow: [...base.allow, ...granted.allow] };
+    const rules: RuleSet = { ...base, allow: [...base.allow, ...granted.allow, ...turnGranted.allow] };
     const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };
     if (request.requiresUserInteraction) call.requiresUserInteraction = true;
-    const evaluation = await evaluate(rules, call, context);
+    let evaluation = await evaluate(rules, call, context);
+    // A PreToolUse hook can tighten (ask) or skip a prompt nothing insists on (allow), never loosen a rule.
+    if (request.hookDecision === "allow" && evaluation.behavior === "ask" && evaluation.waivable) evaluation = say.allowedByHook(request.hookReason);
+    if (request.hookDecision === "ask" && evaluation.behavior === "allow") evaluation = say.askedByHook(call, request.hookReason);
     options.observe?.(request, evaluation);
-    if (evaluation.behavior !== "ask") return toDecision(evaluation);
-    if (context.mode === "dontAsk") return toDecision(say.dontAskDenied(evaluation));
-    if (!options.ask) return toDecision(say.unapprovable(evaluation));
+    if (evaluation.behavior !== "ask") return evaluation.behavior === "deny" ? denied(request, evaluation) : toDecision(evaluation);
+    if (context.mode === "dontAsk") return denied(request, say.dontAskDenied(evaluation));
+    const hookAnswer = await options.beforeAsk?.(request, evaluation);
+    if (hookAnswer) return hookAnswer.allow ? { behavior: "allow" } : toDecision(say.rejectedByHook(call, hookAnswer.reason));
+    if (!options.ask) return denied(request, say.unapprovable(evaluation));
     const answer = await options.ask(request, evaluation);
     if (!answer.allow) return toDecision(say.rejectedByUser(call, answer.reason));
     if (answer.remember && answer.remember.length > 0) grant(answer.remember);
     return { behavior: "allow" };
   };
 
-  return { check, grant, sessionGrants: () => [...grants] };
+  const endTurn = (): void => {
+    turnGranted = compileRules([]);
+  };
+
+  return { check, grant, grantForTurn, endTurn, sessionGrants: () => [...grants] };
 }

@@ -121,3 +121,23 @@ export function overruledNote(rule: PermissionRule, by: "deny" | "ask" | "read")
   const why = by === "read" ? "a Read deny rule holds for every command that could read the file" : `${by} rules take precedence over allow rules`;
   return { rule: rule.text, origin: ruleOrigin(rule), why };
 }
+
+/** The fallback ask when nothing allows a call: a PreToolUse hook's allow may waive it. */
+export function notAllowed(call: PermissionCall, why: string, suggestions?: string[]): PermissionEvaluation {
+  return { ...needsApproval(call, why, suggestions), waivable: true };
+}
+
+export function allowedByHook(reason?: string): PermissionEvaluation {
+  return { behavior: "allow", reason: `Allowed by a PreToolUse hook${reason ? `: ${reason}` : ""}.` };
+}
+
+export function askedByHook(call: PermissionCall, reason?: string): PermissionEvaluation {
+  return needsApproval(call, `a PreToolUse hook asks for approval${reason ? ` (${reason})` : ""}`);
+}
+
+export function rejectedByHook(call: PermissionCall, message?: string): PermissionEvaluation {
+  return {
+    behavior: "deny",
+    reason: `A PermissionRequest hook denied ${describeCall(call)}${message ? `: ${message}` : "."} Do not retry it in another form; continue without it, or tell the user what you need.`,
+  };
+}

@@ -18,6 +18,9 @@ export interface PermissionRequest {
   toolUseId: string;
   /** MCP tools annotated `_meta["anthropic/requiresUserInteraction"]`: never approved without a human. */
   requiresUserInteraction?: boolean;
+  /** A PreToolUse hook's decision: `allow` skips a prompt nothing insists on, `ask` forces one. */
+  hookDecision?: "allow" | "ask";
+  hookReason?: string;
 }
 
 export type PermissionDecision =
@@ -110,6 +113,11 @@ export interface PermissionEvaluation {
   rule?: string;
   /** The narrowest allow rules that would approve this call next time ("don't ask again"). */
   suggestions?: string[];
+  /**
+   * An ask only because nothing allows the call (no rule, the mode's default) — not an ask rule,
+   * a protected path or a safety check — so a PreToolUse hook's `allow` may waive it.
+   */
+  waivable?: boolean;
   /**
    * Rules that would have allowed the call but did not apply: not in force (`why`, `fix`), or
    * overruled by the rule that decided. Told to the model after `reason` (reasons.ts `fullReason`).

@@ -345,6 +345,7 @@ describe("Bash decisions", () => {
     const result = await decide(NPM_GIT, project, bashCall("npm test && rm -rf x"));
     expect(result).toEqual({
       behavior: "ask",
+      waivable: true,
       reason: "Bash command `npm test && rm -rf x` needs approval: no allow rule or read-only check covers `rm -rf x`.",
       suggestions: ["Bash(rm -rf x)"],
     });

@@ -98,3 +98,58 @@ describe("createGate", () => {
     expect(seen).toEqual(["allow", "ask"]);
   });
 });
+
+describe("hooks and turn grants at the gate", () => {
+  const rules = () => rulesFor({ allow: ["Bash(npm test *)"], ask: ["Bash(git push *)"], deny: ["Bash(curl *)"] }, project.cwd);
+
+  test("a PreToolUse allow skips a prompt nothing insists on, but never an ask rule, a deny rule or a protected path", async () => {
+    const gate = createGate({ rules: rules(), context: contextFor(project) });
+    const hooked = (command: string): PermissionRequest => ({ ...bash(command), hookDecision: "allow", hookReason: "vetted by ci-guard" });
+    expect(await gate.check(hooked("make build"))).toEqual({ behavior: "allow" });
+    expect((await gate.check(hooked("git push origin"))).behavior).toBe("deny");
+    expect((await gate.check(hooked("curl x"))).behavior).toBe("deny");
+    expect((await gate.check(hooked("echo x > .git/config"))).behavior).toBe("deny");
+    expect((await gate.check(hooked("rm -rf /"))).behavior).toBe("deny");
+  });
+
+  test("a PreToolUse ask turns an allowed call into a question", async () => {
+    const port = recordingPort([{ allow: false }]);
+    const gate = createGate({ rules: rules(), context: contextFor(project), ask: port.ask });
+    const decision = await gate.check({ ...bash("npm test"), hookDecision: "ask", hookReason: "tests touch prod" });
+    expect(decision.behavior).toBe("deny");
+    expect(port.asked[0]?.evaluation.reason).toBe("Bash command `npm test` needs approval: a PreToolUse hook asks for approval (tests touch prod).");
+  });
+
+  test("a PermissionRequest hook answers before the human; PermissionDenied hooks see automatic denials", async () => {
+    const port = recordingPort([{ allow: true }]);
+    const seen: string[] = [];
+    const gate = createGate({
+      rules: rules(),
+      context: contextFor(project),
+      ask: port.ask,
+      beforeAsk: async (request) => (request.subject === "make deploy" ? { allow: false, reason: "deploys go through CI" } : undefined),
+      onAutoDeny: async (request, reason) => {
+        seen.push(`${request.subject}: ${reason.slice(0, 20)}`);
+        return "You may retry once the user allows it.";
+      },
+    });
+    const refused = await gate.check(bash("make deploy"));
+    expect(refused.behavior === "deny" && refused.reason).toStartWith("A PermissionRequest hook denied Bash command `make deploy`: deploys go through CI");
+    expect(port.asked).toHaveLength(0);
+    expect(await gate.check(bash("make build"))).toEqual({ behavior: "allow" });
+    expect(port.asked).toHaveLength(1);
+    const curl = await gate.check(bash("curl x"));
+    expect(curl.behavior === "deny" && curl.reason).toEndWith("You may retry once the user allows it.");
+    expect(seen).toEqual(["curl x: Permission to use Ba"]);
+  });
+
+  test("turn grants (a skill's allowed-tools) last until the user's next message", async () => {
+    const gate = createGate({ rules: rules(), context: contextFor(project) });
+    expect((await gate.check(bash("make build"))).behavior).toBe("deny");
+    expect(gate.grantForTurn(["Bash(make *)"])).toEqual([]);
+    expect(await gate.check(bash("make build"))).toEqual({ behavior: "allow", rule: "Bash(make *)" });
+    gate.endTurn();
+    expect((await gate.check(bash("make build"))).behavior).toBe("deny");
+    expect(gate.sessionGrants()).toEqual([]);
+  });
+});

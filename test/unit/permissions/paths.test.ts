@@ -137,6 +137,7 @@ describe("working directories", () => {
     const result = await decide({}, project, read(outside()));
     expect(result).toEqual({
       behavior: "ask",
+      waivable: true,
       reason: `Read of ${outside()} needs approval: the path is outside the working directories.`,
       suggestions: [`Read(/${project.other}/**)`],
     });

@@ -52,6 +52,7 @@ describe("WebFetch domain patterns", () => {
     const asked = await decide(spec, project, fetch("https://Example.org/page"));
     expect(asked).toEqual({
       behavior: "ask",
+      waivable: true,
       reason: "WebFetch of https://Example.org/page needs approval: no allow rule covers it.",
       suggestions: ["WebFetch(domain:example.org)"],
     });
