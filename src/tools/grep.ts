@@ -86,8 +86,8 @@ export const grepTool = defineTool({
   },
 });
 
-/** Bytes a tree searched in process may hold (its file count is limited by the session's limits). */
-const SMALL_TREE_BYTES = 1_000_000;
+/** What a tree searched in process may hold besides its file count (set by the session's limits). */
+const SMALL_TREE = { bytes: 1_000_000, directories: 8 };
 
 /** Search roots found too big for the in-process search, per session, so they go to ripgrep directly. */
 const largeRoots = new WeakMap<ToolSession, Set<string>>();
@@ -100,7 +100,7 @@ async function search(request: GrepRequest, session: ToolSession, signal: AbortS
   const knownLarge = [...large].some((root) => request.root === root || request.root.startsWith(`${root}/`));
   const maxFiles = session.limits.grepInProcessMaxFiles;
   if (maxFiles > 0 && enginesAgree(request) && !knownLarge) {
-    const small = await grepSmallTree(request, signal, { files: maxFiles, bytes: SMALL_TREE_BYTES });
+    const small = await grepSmallTree(request, signal, { ...SMALL_TREE, files: maxFiles });
     if (small) return small;
     large.add(request.root);
   }

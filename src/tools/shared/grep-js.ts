@@ -16,7 +16,7 @@ import {
   type GrepRaw,
   type GrepRequest,
 } from "./grep-request.ts";
-import { walkFiles, type OverrideVerdict } from "./ignore-walk.ts";
+import { walkFiles, WalkLimitExceeded, type OverrideVerdict } from "./ignore-walk.ts";
 
 /** Larger files are skipped rather than read into memory whole. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -45,6 +45,8 @@ export async function grepWithJs(request: GrepRequest, signal: AbortSignal): Pro
 export interface TreeBudget {
   files: number;
   bytes: number;
+  /** Directories listed: a tree of many small folders is cut short before its files are counted. */
+  directories: number;
 }
 
 /**
@@ -54,9 +56,14 @@ export interface TreeBudget {
  */
 export async function grepSmallTree(request: GrepRequest, signal: AbortSignal, budget: TreeBudget): Promise<GrepRaw | undefined> {
   const paths: string[] = [];
-  for await (const path of candidateFiles(request, signal)) {
-    paths.push(path);
-    if (paths.length > budget.files) return undefined;
+  try {
+    for await (const path of candidateFiles(request, signal, budget.directories)) {
+      paths.push(path);
+      if (paths.length > budget.files) return undefined;
+    }
+  } catch (error) {
+    if (error instanceof WalkLimitExceeded) return undefined;
+    throw error;
   }
   return search(request, signal, paths, budget.bytes);
 }
@@ -95,7 +102,7 @@ async function search(
   return { mode: request.mode, items: out.items, incomplete };
 }
 
-async function* candidateFiles(request: GrepRequest, signal: AbortSignal): AsyncGenerator<string> {
+async function* candidateFiles(request: GrepRequest, signal: AbortSignal, maxDirectories?: number): AsyncGenerator<string> {
   // An explicitly named file is searched whatever the ignore files, globs or type say.
   if (request.rootIsFile) {
     yield request.root;
@@ -106,6 +113,7 @@ async function* candidateFiles(request: GrepRequest, signal: AbortSignal): Async
     signal,
     override: globOverride(request.globs),
     accept: types ? (_rel, name) => types.some((glob) => glob.match(name)) : undefined,
+    maxDirectories,
   });
   for await (const file of walk) yield file.path;
 }

@@ -32,6 +32,13 @@ export interface WalkOptions {
   accept?: (relPath: string, name: string) => boolean;
   /** Directories deeper than this are not entered; the root's own entries are at depth 1. */
   maxDepth?: number;
+  /** Stop with WalkLimitExceeded once more directories than this have been listed. */
+  maxDirectories?: number;
+}
+
+/** Thrown by walkFiles when `maxDirectories` is reached: the caller wanted a small tree only. */
+export class WalkLimitExceeded extends Error {
+  override name = "WalkLimitExceeded";
 }
 
 export interface WalkedFile {
@@ -66,7 +73,7 @@ const KINDS: readonly Kind[] = ["rgignore", "dotignore", "gitignore", "exclude"]
 /** Yields every file under `root` (an existing directory) that the ignore rules let through. */
 export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
   const top = await ancestorFrames(root);
-  yield* walkDir(root, root, top, 1, options);
+  yield* walkDir(root, root, top, 1, options, { listed: 0 });
 }
 
 async function* walkDir(
@@ -75,8 +82,11 @@ async function* walkDir(
   parent: Frame | undefined,
   depth: number,
   options: WalkOptions,
+  count: { listed: number },
 ): AsyncGenerator<WalkedFile> {
   if (options.signal?.aborted) throw new ToolError("Search aborted", "aborted");
+  count.listed += 1;
+  if (options.maxDirectories !== undefined && count.listed > options.maxDirectories) throw new WalkLimitExceeded();
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -98,7 +108,7 @@ async function* walkDir(
       if (!isDir && options.accept && !options.accept(rel, entry.name)) continue;
     }
     if (!isDir) yield { path, rel };
-    else if (depth < (options.maxDepth ?? Infinity)) yield* walkDir(root, path, frame, depth + 1, options);
+    else if (depth < (options.maxDepth ?? Infinity)) yield* walkDir(root, path, frame, depth + 1, options, count);
   }
 }
 

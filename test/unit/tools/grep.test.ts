@@ -242,6 +242,15 @@ describe.skipIf(!RG)("Grep: which engine searches (skipped: rg not on PATH)", ()
     expect(runs()).toBe(5);
   });
 
+  test("a tree of many folders goes to ripgrep even when it holds few files", async () => {
+    const { session, runs } = recordingSession(64);
+    const wide = tempDir("clew-grep-wide-");
+    writeFiles(wide, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`skill-${i}/SKILL.md`, `hello ${i}\n`])));
+    const output = asOutput(await outcome(session, { pattern: "hello", path: wide, output_mode: "count" }));
+    expect(textOf(output).endsWith("Found 20 total occurrences across 20 files.")).toBe(true);
+    expect(runs()).toBe(1);
+  });
+
   test("a tree over the file budget goes to ripgrep, and stays with it for the rest of the session", async () => {
     const { session, runs } = recordingSession(3);
     const first = asOutput(await outcome(session, { pattern: "hello" }));
