@@ -27,6 +27,7 @@ import { createRecorder, recordHistory } from "./recorder.ts";
 import { loadResumed } from "./resume.ts";
 import type { SessionOptions } from "./session-options.ts";
 import { Session, type SessionInfo } from "./session.ts";
+import type { HookSink } from "./session-hooks.ts";
 import { builtinTools, selectTools, toApiTool } from "./tool-set.ts";
 
 export type { SessionOptions };
@@ -111,17 +112,44 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
+  // Mutable: variables SessionStart hooks export (CLAUDE_ENV_FILE) reach later Bash calls.
+  const childEnv: Record<string, string> = { ...env.childEnv, ...settings.env, CLAUDECODE: "1", CLEW: "1" };
   const toolSession: ToolSession = {
     projectDir: env.cwd,
     cwd: env.cwd,
     files: new FileTracker(),
     shells: new ShellJobRegistry(),
     todos: [],
-    env: { ...env.childEnv, ...settings.env, CLAUDECODE: "1", CLEW: "1" },
+    env: childEnv,
     limits,
     readDenied: permissions.readDenied,
     spillDir,
   };
+  const stream = createStreamFn({
+    apiKey: env.apiKey,
+    authToken: env.authToken,
+    baseURL: env.baseURL,
+    maxRetries: Math.min(env.maxRetries ?? 10, 15),
+    idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
+    requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
+    headers: { "user-agent": `clew/${options.version}`, ...env.customHeaders },
+  });
+  const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
+  const hookSink: HookSink = { emit: undefined };
+  const hooks = Object.keys(settings.hooks).length === 0 ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
+    loaded,
+    toolSession,
+    sessionId,
+    transcriptPath: path,
+    sessionDir: options.persist ? join(stateDir, sessionId) : undefined,
+    mode: () => permissions.state.mode,
+    permissionContext: permissions.context,
+    tool: (name) => executor.tool(name),
+    stream,
+    resolveModel: (name) => resolveModelId(name, env.aliasOverrides),
+    report: options.report,
+    sink: hookSink,
+  });
   const executor = new ToolExecutor({
     tools: permissions.visibleTools,
     gate: permissions.gate,
@@ -129,9 +157,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     toolTimeoutMs: limits.bashMaxTimeoutMs + TOOL_CEILING_MARGIN_MS,
     maxResultChars: MAX_RESULT_CHARS,
     spill: spillDir ? spillTo(spillDir) : undefined,
+    ...(hooks ? { hooks } : {}),
   });
 
-  const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const instructions = await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled);
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const context = new ContextManager(
@@ -148,15 +176,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     () => loopDeps,
   );
   const loopDeps: LoopDeps = {
-    stream: createStreamFn({
-      apiKey: env.apiKey,
-      authToken: env.authToken,
-      baseURL: env.baseURL,
-      maxRetries: Math.min(env.maxRetries ?? 10, 15),
-      idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
-      requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
-      headers: { "user-agent": `clew/${options.version}`, ...env.customHeaders },
-    }),
+    stream,
     tools: {
       isReadOnly: (name) => executor.tool(name)?.access === "read",
       execute: (call, signal, emit) => executor.execute(call, signal, emit),
@@ -175,6 +195,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     beforeRequest: context.beforeRequest,
     limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3 },
     now: () => performance.now(),
+    ...(hooks ? { hooks } : {}),
   };
 
   const identity = { sessionId, cwd: env.cwd, version: options.version, gitBranch: "" };
@@ -185,9 +206,17 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     if (forked) recordHistory(writer, resumed.messages, now);
   }
   const recorder = writer ? createRecorder(writer, now) : undefined;
+  hookSink.emit = recorder;
   const messages: MessageParam[] = resumed?.messages ?? [];
   context.restoreFrom(messages);
   if (resumed && !forked && recorder && resumed.repairs) recorder(resumed.repairs);
+  if (hooks) {
+    const { fireSessionStart } = await import("./session-hooks.ts");
+    const start = await fireSessionStart(hooks, resumed && !forked ? "resume" : "startup", model);
+    for (const text of start?.additionalContext ?? []) context.queue(text);
+    Object.assign(childEnv, start?.env ?? {});
+    for (const line of [...(start?.systemMessages ?? []), ...(start?.errors ?? []), ...(start?.envProblems ?? [])]) options.report(`clew: ${line}`);
+  }
 
   const sessionInfo: SessionInfo = {
     sessionId,
@@ -203,7 +232,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer },
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink },
     messages,
   );
 }

@@ -85,6 +85,10 @@ export function createRecorder(writer: TranscriptWriter, now: () => Date): Emit 
       case "turn_end":
         writer.appendMeta({ type: "turn-end", outcome: { ...event.outcome, finalText: undefined } });
         return;
+      case "hook_response":
+        // Outside the conversation chain: a record of what ran, never replayed to the model.
+        writer.appendMeta({ type: "system", subtype: "hook", timestamp: now().toISOString(), ...event.record });
+        return;
       default:
         return;
     }

@@ -115,6 +115,11 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
     case "aborted_streaming":
     case "aborted_tools":
       return { ...base, subtype: "error_during_execution", is_error: true, errors: ["Interrupted"], terminal_reason: outcome.reason };
+    case "prompt_blocked":
+      // finalText holds the hook's reason: for the user, never sent to the model.
+      return { ...base, subtype: "success", is_error: true, result: outcome.finalText, terminal_reason: "prompt_blocked" };
+    case "hook_stopped":
+      return { ...base, subtype: "success", is_error: false, result: outcome.finalText, terminal_reason: "hook_stopped" };
   }
 }
 

@@ -13,8 +13,11 @@ import { addLocalAllowRule } from "../settings/local-writer.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import type { TranscriptWriter } from "../store/transcript.ts";
 import type { ToolSession } from "../tools/types.ts";
+import type { HookEngine } from "../hooks/engine.ts";
 import type { ContextManager } from "./context-manager.ts";
 import type { PermissionSetup } from "./permission-setup.ts";
+import { submitPrompt } from "./prompt-hooks.ts";
+import type { HookSink } from "./session-hooks.ts";
 
 export interface SessionInfo {
   sessionId: string;
@@ -40,6 +43,9 @@ export interface SessionServices {
   aliasOverrides: Record<string, string>;
   recorder: Emit | undefined;
   writer: TranscriptWriter | undefined;
+  hooks?: HookEngine;
+  /** Where hook events go; pointed at the running turn's stream while one runs. */
+  hookSink?: HookSink;
 }
 
 /** Where the context window goes, in (estimated) tokens. */
@@ -131,16 +137,30 @@ export class Session {
   }
 
   async runTurn(prompt: string | ContentBlockParam[], emit: Emit, signal: AbortSignal): Promise<LoopOutcome> {
-    const message: MessageParam = {
-      role: "user",
-      content: typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt,
-    };
     const both = this.emitter(emit);
-    this.state.messages.push(message);
-    both({ type: "turn_start", message });
-    const outcome = await runLoop(this.state, this.services.loopDeps, both, signal);
-    this.totals = addUsage(this.totals, outcome.usage);
-    return outcome;
+    const { hookSink } = this.services;
+    const idle = hookSink?.emit;
+    if (hookSink) hookSink.emit = both;
+    try {
+      // A skill's allowed-tools last until the user's next message.
+      this.services.permissions.gate.endTurn();
+      const typed: ContentBlockParam[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+      const verdict = await submitPrompt(this.services.hooks, typed, both, signal);
+      if (verdict.kind !== "send") {
+        const outcome: LoopOutcome = { reason: verdict.kind === "blocked" ? "prompt_blocked" : "hook_stopped", stopReason: null, numTurns: 0, finalText: verdict.reason, usage: zeroUsage(), apiMs: 0, denials: [] };
+        both({ type: "notice", level: "warning", message: verdict.reason });
+        both({ type: "turn_end", outcome });
+        return outcome;
+      }
+      const message: MessageParam = { role: "user", content: verdict.blocks };
+      this.state.messages.push(message);
+      both({ type: "turn_start", message });
+      const outcome = await runLoop(this.state, this.services.loopDeps, both, signal);
+      this.totals = addUsage(this.totals, outcome.usage);
+      return outcome;
+    } finally {
+      if (hookSink) hookSink.emit = idle;
+    }
   }
 
   /** `/compact [instructions]`: summarise history now. */
@@ -149,7 +169,12 @@ export class Session {
     return result.ok ? { ok: true } : { ok: false, reason: result.reason };
   }
 
-  async close(): Promise<void> {
+  async close(reason: "prompt_input_exit" | "clear" | "resume" | "other" = "other"): Promise<void> {
+    const { hooks } = this.services;
+    if (hooks) {
+      if (hooks.hasHooks("SessionEnd")) await hooks.fire("SessionEnd", { reason });
+      await hooks.close();
+    }
     await this.services.toolSession.shells.killAll();
     this.services.writer?.close();
   }

@@ -102,6 +102,9 @@ export function framesFor(event: AgentEvent, info: SessionInfo, partial: boolean
           uuid: crypto.randomUUID(),
         },
       ];
+    case "hook_started":
+    case "hook_response":
+      return [{ type: "system", ...event.frame, session_id: info.sessionId, uuid: crypto.randomUUID() }];
     default:
       return [];
   }

@@ -21,7 +21,11 @@ export type TerminalReason =
   | "refusal"
   | "aborted_streaming"
   | "aborted_tools"
-  | "prompt_too_long";
+  | "prompt_too_long"
+  /** A UserPromptSubmit hook blocked the prompt: nothing was sent. */
+  | "prompt_blocked"
+  /** A hook said `continue: false`. */
+  | "hook_stopped";
 
 export interface PermissionDenial {
   tool_name: string;
@@ -79,6 +83,21 @@ export type AgentEvent =
       messages: MessageParam[];
     }
   | { type: "status"; status: "compacting" | null }
+  /** A hook started / finished (stream-json `system/hook_started`, `system/hook_response`; the transcript). */
+  | { type: "hook_started"; frame: Record<string, unknown> }
+  | { type: "hook_response"; frame: Record<string, unknown>; record: HookRunSummary }
   | { type: "turn_end"; outcome: LoopOutcome };
+
+/** What the transcript keeps of one hook run. */
+export interface HookRunSummary {
+  event: string;
+  hookName: string;
+  matcher?: string;
+  command: string;
+  durationMs: number;
+  exitCode?: number;
+  outcome: string;
+  stderr: string;
+}
 
 export type Emit = (event: AgentEvent) => void;

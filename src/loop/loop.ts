@@ -19,6 +19,7 @@ import {
   type ThinkingConfig,
   type TokenUsage,
 } from "../model/types.ts";
+import type { HookRunner } from "../hooks/outcomes.ts";
 import type { Emit, LoopOutcome, PermissionDenial, TerminalReason } from "./events.ts";
 import type { CallResult, ToolCall } from "./execute.ts";
 import { systemNote } from "../util/system-note.ts";
@@ -41,8 +42,10 @@ export interface LoopDeps {
    * newest user message, compacts history when the window fills. Policy lives outside the loop.
    */
   beforeRequest?: (state: LoopState, lastUsage: TokenUsage | undefined, emit: Emit, signal: AbortSignal) => Promise<void>;
-  limits: { maxTurns?: number; maxOutputRecoveries: number };
+  limits: { maxTurns?: number; maxOutputRecoveries: number; stopHookBlockCap?: number };
   now: () => number;
+  /** Stop hooks (tool hooks run in the executor). */
+  hooks?: HookRunner;
 }
 
 export interface LoopState {
@@ -105,6 +108,7 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
   let stopReason: StopReason | null = null;
   let finalText = "";
   let lastUsage: TokenUsage | undefined;
+  let stopBlocks = 0;
   const denials: PermissionDenial[] = [];
 
   const finish = (reason: TerminalReason, error?: LoopOutcome["error"]): LoopOutcome => {
@@ -158,12 +162,19 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
       for (const result of results) if (result.denial) denials.push(result.denial);
       const blocks: ContentBlockParam[] = results.map((result) => result.block);
       if (cutOffNames.length > 0) blocks.push({ type: "text", text: cutOffToolNote(cutOffNames) });
+      // Hook context goes after every result of the reply, as reminders (the results must come first).
+      for (const text of results.flatMap((result) => result.context ?? [])) blocks.push({ type: "text", text: systemNote(text) });
       const resultMessage: MessageParam = { role: "user", content: blocks };
       state.messages.push(resultMessage);
       const data: Record<string, unknown> = {};
       for (const result of results) if (result.data !== undefined) data[result.block.tool_use_id] = result.data;
       emit({ type: "tool_results", message: resultMessage, data });
       if (signal.aborted) return finish("aborted_tools");
+      const stopped = results.find((result) => result.stop !== undefined);
+      if (stopped) {
+        emit({ type: "notice", level: "warning", message: `A hook stopped the agent: ${stopped.stop}` });
+        return finish("hook_stopped");
+      }
       continue;
     }
 
@@ -179,6 +190,33 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
     if (message.stopReason === "pause_turn") continue;
 
     finalText = textOf(message);
+    const held = await stopHooks(deps, finalText, stopBlocks, emit, signal);
+    if (held === "stop") return finish("hook_stopped");
+    if (held) {
+      stopBlocks += 1;
+      state.messages.push(held);
+      emit({ type: "turn_start", message: held });
+      continue;
+    }
     return finish("completed");
   }
+}
+
+/**
+ * Stop hooks when the model is done: a block (or context) continues the turn with the hook's
+ * words as the next user message, up to a cap of consecutive blocks; `continue: false` stops.
+ */
+async function stopHooks(deps: LoopDeps, lastText: string, blocks: number, emit: Emit, signal: AbortSignal): Promise<MessageParam | "stop" | undefined> {
+  const hooks = deps.hooks;
+  if (!hooks?.hasHooks("Stop") || signal.aborted) return undefined;
+  const outcome = await hooks.fire("Stop", { stop_hook_active: blocks > 0, last_assistant_message: lastText }, { signal });
+  for (const message of [...outcome.systemMessages, ...outcome.errors]) emit({ type: "notice", level: "warning", message });
+  if (outcome.stop) return "stop";
+  const reasons = [...(outcome.block ? [outcome.block.reason] : []), ...outcome.additionalContext];
+  if (reasons.length === 0) return undefined;
+  if (blocks >= (deps.limits.stopHookBlockCap ?? 8)) {
+    emit({ type: "notice", level: "warning", message: `Stop hooks blocked ${blocks} times in a row; stopping anyway.` });
+    return undefined;
+  }
+  return { role: "user", content: [{ type: "text", text: `Stop hook feedback:\n${reasons.join("\n")}` }] };
 }

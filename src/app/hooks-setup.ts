@@ -1,0 +1,76 @@
+/**
+ * Builds the session's hook engine from every source that defines hooks (settings layers now;
+ * plugins and skill/agent frontmatter feed `collectHooks` the same way), or nothing at all when
+ * none does — a session without hooks never loads the engine. Hooks from an untrusted folder's
+ * shared project settings do not run; the user is told once, with the command that trusts it.
+ */
+import type { HookEngine } from "../hooks/engine.ts";
+import type { HookCommonInput } from "../hooks/inputs.ts";
+import type { PromptPort } from "../hooks/run-prompt.ts";
+import type { HookConfig, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
+import type { LoadedSettings } from "../settings/types.ts";
+
+export interface HooksSetupInput {
+  loaded: LoadedSettings;
+  projectDir: string;
+  env: Readonly<Record<string, string>>;
+  common: () => HookCommonInput;
+  matchesRule: (rule: string, toolName: string, toolInput: Record<string, unknown>) => Promise<boolean>;
+  prompt?: PromptPort;
+  /** Where SessionStart hooks write `export X=…` lines (CLAUDE_ENV_FILE). */
+  envFile?: string;
+  spill?: (text: string) => string | undefined;
+  sessionEndBudgetMs?: number;
+  /** One line for the user (stderr in `-p`, a notice in the UI). */
+  report: (line: string) => void;
+  onHookStarted?: (info: HookStartInfo) => void;
+  onHookFinished?: (record: HookRunRecord) => void;
+  /** Extra sources: plugins' hooks.json, skill and agent frontmatter. */
+  extraSources?: readonly HookSource[];
+}
+
+export interface HooksSetup {
+  engine: HookEngine;
+  config: HookConfig;
+}
+
+function hasSettingsHooks(loaded: LoadedSettings): boolean {
+  const hooks: unknown = loaded.settings.hooks;
+  return typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0;
+}
+
+export async function setUpHooks(input: HooksSetupInput): Promise<HooksSetup | undefined> {
+  const extra = input.extraSources ?? [];
+  if (!hasSettingsHooks(input.loaded) && extra.length === 0) return undefined;
+  const [{ collectHooks }, { hookPolicyFromSettings, hookSourcesFromSettings }, { createHookEngine }] = await Promise.all([
+    import("../hooks/collect.ts"),
+    import("../hooks/settings-sources.ts"),
+    import("../hooks/engine.ts"),
+  ]);
+  const sources = [...hookSourcesFromSettings(input.loaded), ...extra];
+  const config = collectHooks(sources, { projectDir: input.projectDir, policy: hookPolicyFromSettings(input.loaded) });
+  for (const problem of config.problems) {
+    if (problem.severity === "notice") continue;
+    input.report(`clew: ${problem.file}${problem.keyPath ? `: ${problem.keyPath}` : ""}: ${problem.message}`);
+  }
+  const trusted = input.loaded.trusted;
+  const held = config.sources.filter((source) => source.sharedProject && source.handlerCount > 0);
+  if (!trusted && held.length > 0) {
+    const files = [...new Set(held.map((source) => source.file))].join(", ");
+    input.report(`clew: hooks in ${files} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(input.projectDir)}`);
+  }
+  const engine = createHookEngine({
+    config,
+    env: input.env,
+    common: input.common,
+    matchesRule: input.matchesRule,
+    ...(input.prompt ? { prompt: input.prompt } : {}),
+    allow: (_hook, source) => trusted || !source.sharedProject,
+    ...(input.envFile ? { envFile: input.envFile } : {}),
+    ...(input.spill ? { spill: input.spill } : {}),
+    ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),
+    ...(input.onHookStarted ? { onHookStarted: input.onHookStarted } : {}),
+    ...(input.onHookFinished ? { onHookFinished: input.onHookFinished } : {}),
+  });
+  return { engine, config };
+}
