@@ -1,4 +1,5 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { z } from "zod";
 import { lazySchema } from "./shared/lazy-schema.ts";
@@ -58,7 +59,7 @@ export const editTool = defineTool({
         await rememberWritten(session, absPath);
         return { content: `File created successfully at: ${absPath}`, display: { summary: `Created ${absPath}` }, data };
       }
-      const original = decodeUtf8(await readFile(existing.target), absPath);
+      const original = decodeUtf8(readFileSync(existing.target), absPath);
       const { updated, replacements } = applyEdit(original, args, absPath);
       await writeFileAtomic(existing.target, updated, existing.mode);
       await rememberWritten(session, absPath);

@@ -1,4 +1,5 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { z } from "zod";
 import { lazySchema } from "./shared/lazy-schema.ts";
@@ -38,7 +39,7 @@ export const writeTool = defineTool({
     const existing = await checkBeforeChange(absPath, session, "writing to");
     try {
       if (!existing) await mkdir(dirname(absPath), { recursive: true });
-      const before = existing ? await readFile(existing.target, "utf8") : undefined;
+      const before = existing ? readFileSync(existing.target, "utf8") : undefined;
       await writeFileAtomic(existing?.target ?? absPath, args.content, existing?.mode);
       await rememberWritten(session, absPath);
 

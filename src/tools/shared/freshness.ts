@@ -3,11 +3,10 @@
  * it in this session and nothing changed it on disk since (compared by mtime and size), so the
  * model never overwrites text it has not seen.
  */
-import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
 import { ToolError } from "../../util/errors.ts";
 import type { ToolSession } from "../types.ts";
-import { fsToolError, isMissing, trackerKey } from "./paths.ts";
+import { fsToolError, isMissing, trackerKeySync } from "./paths.ts";
 
 export interface ExistingFile {
   /** The real path (symlinks resolved): where to write, and the FileTracker key. */
@@ -27,7 +26,8 @@ export type ChangeAction = "writing to" | "editing";
 export async function checkBeforeChange(absPath: string, session: ToolSession, action: ChangeAction): Promise<ExistingFile | undefined> {
   let current: Stats;
   try {
-    current = await stat(absPath);
+    // Synchronous: a stat and a realpath are cheaper than two trips through the thread pool.
+    current = statSync(absPath);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw fsToolError(error, absPath, "write") ?? error;
@@ -38,7 +38,7 @@ export async function checkBeforeChange(absPath: string, session: ToolSession, a
   if (!current.isFile()) {
     throw new ToolError(`${absPath} is not a regular file (it is a device, socket or pipe); clew won't write to it.`);
   }
-  const target = await trackerKey(absPath);
+  const target = trackerKeySync(absPath);
   const seen = session.files.lastSeen(target);
   if (!seen) {
     throw new ToolError(`File has not been read yet. Read it first before ${action} it: ${absPath}`);
@@ -54,8 +54,8 @@ export async function checkBeforeChange(absPath: string, session: ToolSession, a
 
 /** Records the state of a file clew just wrote, so the model may Write or Edit it again. */
 export async function rememberWritten(session: ToolSession, absPath: string): Promise<void> {
-  const target = await trackerKey(absPath);
-  rememberStat(session, target, await stat(target));
+  const target = trackerKeySync(absPath);
+  rememberStat(session, target, statSync(target));
 }
 
 export function rememberStat(session: ToolSession, key: string, info: Stats): void {

@@ -3,6 +3,7 @@
  * selection (ignore-walk.ts), `--glob`/`--type` semantics, binary handling and output order, so
  * the formatted result is the same as with ripgrep.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { ToolError } from "../../util/errors.ts";
 import { compilePattern, type CompiledPattern } from "./grep-regex.ts";
@@ -38,7 +39,7 @@ interface Collector {
 }
 
 export async function grepWithJs(request: GrepRequest, signal: AbortSignal): Promise<GrepRaw> {
-  return (await search(request, signal, candidateFiles(request, signal), undefined)) as GrepRaw;
+  return (await search(request, signal, candidateFiles(request, signal), undefined, readFile)) as GrepRaw;
 }
 
 /** Limits for {@link grepSmallTree}: past either, the search is left to ripgrep. */
@@ -65,7 +66,7 @@ export async function grepSmallTree(request: GrepRequest, signal: AbortSignal, b
     if (error instanceof WalkLimitExceeded) return undefined;
     throw error;
   }
-  return search(request, signal, paths, budget.bytes);
+  return search(request, signal, paths, budget.bytes, readSmall);
 }
 
 async function search(
@@ -73,6 +74,7 @@ async function search(
   signal: AbortSignal,
   paths: AsyncIterable<string> | Iterable<string>,
   maxBytes: number | undefined,
+  read: ReadBytes,
 ): Promise<GrepRaw | undefined> {
   const compiled = compilePattern(request.pattern, request);
   const out: Collector = { files: [], counts: [], items: [], printedAny: false, bytes: 0 };
@@ -90,7 +92,7 @@ async function search(
   };
   const overBudget = () => maxBytes !== undefined && readBytes > maxBytes;
   for await (const path of paths) {
-    ahead.push({ path, file: readSearchable(path, request.rootIsFile) });
+    ahead.push({ path, file: readSearchable(path, request.rootIsFile, read) });
     if (ahead.length >= READ_AHEAD) await searchNext();
     if (overBudget()) return undefined;
     if (incomplete) break;
@@ -155,10 +157,18 @@ export function globOverride(globs: readonly string[]): ((rel: string, isDir: bo
   };
 }
 
-async function readSearchable(path: string, explicit: boolean): Promise<FileText | undefined> {
+type ReadBytes = (path: string) => Promise<Uint8Array> | Uint8Array;
+
+/**
+ * A small tree's files are read synchronously: a dozen trips through the thread pool cost more
+ * than the reads. A big tree is read asynchronously, a few files ahead of the search.
+ */
+const readSmall: ReadBytes = (path) => readFileSync(path);
+
+async function readSearchable(path: string, explicit: boolean, read: ReadBytes = readFile): Promise<FileText | undefined> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = await read(path);
   } catch {
     return undefined;
   }

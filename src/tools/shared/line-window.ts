@@ -3,7 +3,10 @@
  * for newlines and decodes only the lines inside the window, so `offset` deep into a 1 GB file
  * costs a byte scan, not a decode, and a giant single line is never held in memory whole.
  */
-import type { FileHandle } from "node:fs/promises";
+/** What the window reads through: a FileHandle, or Read's synchronous file descriptor reader. */
+export interface ByteSource {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
 
 export interface LineWindowOptions {
   /** 1-based first line to return. */
@@ -78,7 +81,7 @@ class LineCollector {
   }
 }
 
-export async function readLineWindow(handle: FileHandle, size: number, options: LineWindowOptions): Promise<LineWindow> {
+export async function readLineWindow(handle: ByteSource, size: number, options: LineWindowOptions): Promise<LineWindow> {
   const { startLine, maxLines, maxLineChars } = options;
   const endLine = startLine + maxLines; // exclusive
   const countAll = size <= options.countLinesUpToBytes;

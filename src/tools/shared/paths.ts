@@ -2,7 +2,8 @@
  * Path handling shared by the file tools: resolving what the model wrote into an absolute path,
  * the key the FileTracker uses, and helpful messages when a path is wrong.
  */
-import { readdir, realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { ClewError, ToolError } from "../../util/errors.ts";
 import type { ToolSession } from "../types.ts";
@@ -20,9 +21,9 @@ export function resolveToolPath(filePath: string, session: ToolSession): string 
  * The FileTracker key for an existing file: its real path, so reading through a symlink and
  * editing the target (or the reverse) count as the same file. Falls back to the path as given.
  */
-export async function trackerKey(absPath: string): Promise<string> {
+export function trackerKeySync(absPath: string): string {
   try {
-    return await realpath(absPath);
+    return realpathSync(absPath);
   } catch {
     return absPath;
   }
