@@ -107,6 +107,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     tools: selected.tools,
     ask: options.ask,
     shellCwd: () => toolSession.cwd,
+    hooks: () => hooks,
   });
   for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
 

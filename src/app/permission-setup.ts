@@ -6,11 +6,12 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { readDenied } from "../permissions/evaluate.ts";
-import { createGate, type PermissionGate } from "../permissions/gate.ts";
+import { createGate, type GateOptions, type PermissionGate } from "../permissions/gate.ts";
 import { compileRules, toolVisibility, type RuleSet } from "../permissions/rules.ts";
 import { PERMISSION_MODES, type ApprovalPort, type InactiveRuleInput, type PermissionContext, type PermissionMode, type RuleInput } from "../permissions/types.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import type { AnyTool } from "../tools/types.ts";
+import type { HookRunner } from "../hooks/outcomes.ts";
 import { FatalError } from "../util/errors.ts";
 import { createFileSystemView } from "./file-view.ts";
 
@@ -65,6 +66,8 @@ export function setUpPermissions(input: {
   ask: ApprovalPort | undefined;
   /** Where Bash runs now: a `cd` in one command carries over to the next. */
   shellCwd?: () => string;
+  /** The session's hooks, once they exist (PermissionRequest, PermissionDenied). */
+  hooks?: () => HookRunner | undefined;
 }): PermissionSetup {
   const { settings } = input;
   const rules = compileRules(settings.rules as RuleInput[], { inactive: settings.inactiveRules as InactiveRuleInput[] });
@@ -82,12 +85,37 @@ export function setUpPermissions(input: {
   });
   const hidden = new Set(toolVisibility(rules, input.tools.map((tool) => tool.name)));
   return {
-    gate: createGate({ rules, context, ask: input.ask }),
+    gate: createGate({ rules, context, ask: input.ask, ...permissionHooks(input.hooks) }),
     rules,
     state,
     context,
     visibleTools: input.tools.filter((tool) => !hidden.has(tool.name)),
     readDenied: (absPath) => readDenied(rules, absPath, context()),
     warnings: rules.warnings.map((warning) => `${warning.source.file ?? warning.source.scope}: ${warning.rule}: ${warning.message}`),
+  };
+}
+
+function toolInput(input: unknown): Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+/** PermissionRequest hooks answer an approval before a human does; PermissionDenied hooks hear of automatic denials. */
+function permissionHooks(hooks: (() => HookRunner | undefined) | undefined): Pick<GateOptions, "beforeAsk" | "onAutoDeny"> {
+  if (!hooks) return {};
+  return {
+    beforeAsk: async (request) => {
+      const runner = hooks();
+      if (!runner?.hasHooks("PermissionRequest")) return undefined;
+      const outcome = await runner.fire("PermissionRequest", { tool_name: request.toolName, tool_input: toolInput(request.input) });
+      const decision = outcome.decision;
+      if (!decision) return undefined;
+      return decision.behavior === "allow" ? { allow: true } : { allow: false, ...(decision.message ? { reason: decision.message } : {}) };
+    },
+    onAutoDeny: async (request, reason) => {
+      const runner = hooks();
+      if (!runner?.hasHooks("PermissionDenied")) return undefined;
+      const outcome = await runner.fire("PermissionDenied", { tool_name: request.toolName, tool_input: toolInput(request.input), tool_use_id: request.toolUseId, reason });
+      return outcome.retry ? "A PermissionDenied hook says you may retry this call." : undefined;
+    },
   };
 }

@@ -121,6 +121,14 @@ export class Session {
     return { file: addLocalAllowRule(this.info.cwd, rule).file };
   }
 
+  /** `/hooks` and `/doctor`: every configured hook with its source file, or lines saying there are none. */
+  async hookListing(homeDir: string): Promise<string[]> {
+    const hooks = this.services.hooks;
+    if (!hooks) return ["No hooks are configured (settings `hooks`, plugins' hooks/hooks.json, skill and agent frontmatter)."];
+    const { formatHookListing, listHooks } = await import("../hooks/listing.ts");
+    return formatHookListing(listHooks(hooks.config), homeDir);
+  }
+
   sessionGrants(): string[] {
     return this.services.permissions.gate.sessionGrants();
   }

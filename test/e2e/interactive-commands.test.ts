@@ -16,6 +16,27 @@ async function run(terminal: TmuxTerminal, line: string, until: string): Promise
 }
 
 describe.skipIf(!hasTmux)("slash commands", () => {
+  test("/hooks lists each configured hook with its event, matcher, command and file, and why one does not run", async () => {
+    const server = await fake([]);
+    const { dir, configDir } = workspace();
+    mkdirSync(join(dir, ".clew"));
+    const local = join(dir, ".clew", "settings.local.json");
+    const hooks = {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo guard" }] }],
+      Stop: [{ hooks: [{ type: "agent", prompt: "check the work" }] }],
+    };
+    writeFileSync(local, JSON.stringify({ hooks }));
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    const listing = await run(terminal, "/hooks", "check the work");
+    expect(listing).toContain("PreToolUse");
+    expect(listing).toContain("Bash");
+    expect(listing).toContain("echo guard");
+    expect(listing).toContain(".clew/settings.local.json");
+    expect(listing.toLowerCase()).toContain("not supported");
+    expect(server.requests.length).toBe(0);
+  });
+
   test("/status, /permissions, /config, /context, /doctor and /memory report the session", async () => {
     const server = await fake([]);
     const { dir, configDir } = workspace();

@@ -3,7 +3,7 @@
 // session start, holding a Stop, and a hook that hangs. Context from hooks arrives as reminders
 // after the cached prefix, which stays byte-identical with and without it.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lastUserReminders, lastUserText, reply, startFakeAnthropic, toolResults, type FakeServer, type RecordedRequest, type ScriptStep } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
@@ -87,6 +87,19 @@ describe("scenario: hooks", () => {
     expect(result.code).toBe(0);
     expect(existsSync(join(space.dir, "pwned"))).toBe(false);
     expect(toolResults(requestAt(fake, 1))[0]?.isError).toBe(true);
+  });
+
+  test("PermissionDenied hooks hear of an automatic denial (with its reason) and can tell the model to retry", async () => {
+    const space = setup([{ event: "PermissionDenied", script: 'cat > denied.json; echo \'{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}\'' }]);
+    const call = reply().toolUse("Bash", { command: "make deploy" });
+    const { fake, result } = await run(space, [call, reply().text("ok")], "deploy");
+    expect(result.code).toBe(0);
+    const [sent] = toolResults(requestAt(fake, 1));
+    expect(sent?.isError).toBe(true);
+    expect(sent?.text).toEndWith("A PermissionDenied hook says you may retry this call.");
+    const input = JSON.parse(readFileSync(join(space.dir, "denied.json"), "utf8")) as Record<string, unknown>;
+    expect(input).toMatchObject({ hook_event_name: "PermissionDenied", tool_name: "Bash", tool_input: { command: "make deploy" }, tool_use_id: call.toolUseIds[0] });
+    expect(String(input.reason)).toContain("no allow rule or read-only check covers `make deploy`");
   });
 
   test("PostToolUse additionalContext reaches the next request", async () => {

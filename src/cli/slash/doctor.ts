@@ -41,7 +41,7 @@ function checks(ctx: SlashContext): Check[] {
 export const doctorCommand: SlashCommand = {
   name: "doctor",
   summary: "Check the installation, settings and credentials",
-  run(_args, ctx) {
+  async run(_args, ctx) {
     const t = ctx.theme;
     const lines = [t.bold("Doctor")];
     for (const check of checks(ctx)) {
@@ -49,6 +49,7 @@ export const doctorCommand: SlashCommand = {
       lines.push(`  ${mark} ${check.label}: ${check.detail}`);
       if (check.label === "Settings") for (const problem of ctx.session.settings.problems) lines.push(`      ${formatProblem(problem, ctx.env.homeDir)}`);
     }
+    lines.push(`  ${t.dim("–")} Hooks:`, ...(await ctx.session.hookListing(ctx.env.homeDir)).map((line) => `      ${line}`));
     ctx.print(lines.join("\n"));
   },
 };

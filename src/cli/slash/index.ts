@@ -7,6 +7,7 @@ import { costCommand } from "./cost.ts";
 import { doctorCommand } from "./doctor.ts";
 import { exitCommand } from "./exit.ts";
 import { helpCommand } from "./help.ts";
+import { hooksCommand } from "./hooks.ts";
 import { initCommand } from "./init.ts";
 import { memoryCommand } from "./memory.ts";
 import { modelCommand } from "./model.ts";
@@ -26,6 +27,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   costCommand,
   contextCommand,
   permissionsCommand,
+  hooksCommand,
   configCommand,
   resumeCommand,
   initCommand,
