@@ -8,6 +8,8 @@ import type { z } from "zod";
 import type { ParsedJson, Position } from "./json-source.ts";
 import { deepClone, formatKeyPath, getAt, isPlainObject, jsonTypeName, type PathSegment, removeAt } from "./key-path.ts";
 import { HOOK_EVENTS } from "./schema/hooks.ts";
+import { certainlyValid } from "./schema/certainly-valid.ts";
+import { settingsKeyJsonSchemas } from "./schema/json-schemas.macro.ts" with { type: "macro" };
 import { SETTINGS_KEYS, settingsKeySchema } from "./schema/settings.ts";
 import type { SettingsProblem } from "./types.ts";
 
@@ -121,6 +123,18 @@ function warnUnknownHookEvents(data: Record<string, unknown>, file: string, json
   }
 }
 
+const KEY_JSON_SCHEMAS = settingsKeyJsonSchemas();
+
+/** True when every typed key present is certainly what its schema accepts (no zod needed). */
+function certainlyValidSettings(data: Record<string, unknown>): boolean {
+  for (const key of SETTINGS_KEYS) {
+    if (!Object.hasOwn(data, key)) continue;
+    const schema = KEY_JSON_SCHEMAS[key];
+    if (schema === undefined || !certainlyValid(schema, data[key])) return false;
+  }
+  return true;
+}
+
 /**
  * The issues one loose object schema of all typed keys would report, found key by key so only the
  * schemas of keys present in the file are ever built.
@@ -143,6 +157,7 @@ export function validateSettingsFile(json: ParsedJson, file: string): Validation
   repairRestrictiveLists(data, file, json, problems);
   const removed = new Set<string>();
   for (let pass = 0; pass < MAX_PASSES; pass++) {
+    if (pass === 0 && certainlyValidSettings(data)) break;
     const issues = settingsIssues(data);
     if (issues.length === 0) break;
     const targets = new Map<string, PathSegment[]>();
