@@ -3,8 +3,9 @@
  * once, then hands the loop everything it needs. Nothing below this file reads the environment.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { withMessageBreakpoints } from "../context/cache-points.ts";
+import { findRepoRoot } from "../context/instructions.ts";
 import { buildSystem } from "../context/system-prompt.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
@@ -27,6 +28,8 @@ import { createRecorder, recordHistory } from "./recorder.ts";
 import { loadResumed } from "./resume.ts";
 import type { SessionOptions } from "./session-options.ts";
 import { Session, type SessionInfo } from "./session.ts";
+import { loadSessionExtensions } from "./extensions-setup.ts";
+import { renderItem, type InvocationDeps } from "./invocations.ts";
 import type { HookSink } from "./session-hooks.ts";
 import { builtinTools, selectTools, toApiTool } from "./tool-set.ts";
 
@@ -98,6 +101,18 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (selected.unknown.length > 0) {
     throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
+  const windowTokens = env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
+  const extensions = await loadSessionExtensions({
+    cwd: env.cwd,
+    projectRoot: findRepoRoot(env.cwd),
+    userDir: env.configDir,
+    managedDirs: env.managedSettingsDirs,
+    addDirs: settings.permissions.additionalDirectories.map((dir) => resolve(env.cwd, dir)),
+    cacheDir: join(env.configDir, "cache", "extensions"),
+    budgetChars: Math.max(8_000, Math.floor(windowTokens * 0.04)),
+  });
+  for (const problem of extensions.problems) if (problem.severity === "error") options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
+  if (extensions.modelInvocable.length === 0) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
   const permissions = setUpPermissions({
     settings: loaded,
     flagMode: options.permissionMode,
@@ -125,7 +140,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     limits,
     readDenied: permissions.readDenied,
     spillDir,
+    skills: {
+      load: async (name, args, signal) => {
+        const resolved = extensions.registry.resolveInvocation(name, "model");
+        if (!resolved.ok) return { ok: false, message: resolved.message };
+        return renderItem(invocations, resolved.item, args, signal);
+      },
+    },
   };
+  const invocations: InvocationDeps = { registry: extensions.registry, gate: permissions.gate, toolSession, sessionId };
   const stream = createStreamFn({
     apiKey: env.apiKey,
     authToken: env.authToken,
@@ -165,7 +188,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const context = new ContextManager(
     {
-      windowTokens: env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow,
+      windowTokens,
       compactPercent: Math.min(100, Math.max(1, env.autoCompactPercent ?? settings.autoCompactPercent ?? 80)),
       autoCompact: settings.autoCompactEnabled && !env.disableAutoCompact && !env.disableCompact,
       files: toolSession.files,
@@ -187,7 +210,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
         { cwd: env.cwd, platform: process.platform, shell: env.childEnv.SHELL ?? "bash", isGitRepo: isGitRepo(env.cwd), model },
-        { replace: options.systemPrompt, append: options.appendSystemPrompt, instructions: instructions.text },
+        { replace: options.systemPrompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue },
       ),
       tools: permissions.visibleTools.map(toApiTool),
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
@@ -233,7 +256,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink },
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, invocations },
     messages,
   );
 }

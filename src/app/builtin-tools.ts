@@ -10,6 +10,7 @@ import { globTool } from "../tools/glob.ts";
 import { grepTool } from "../tools/grep.ts";
 import { killShellTool } from "../tools/kill-shell.ts";
 import { readTool } from "../tools/read.ts";
+import { skillTool } from "../tools/skill.ts";
 import { todoWriteTool } from "../tools/todo-write.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { writeTool } from "../tools/write.ts";
@@ -24,4 +25,6 @@ export const builtinTools: readonly AnyTool[] = [
   editTool,
   writeTool,
   todoWriteTool,
+  // Offered only when the session has a skill the model may call.
+  skillTool,
 ];

@@ -16,7 +16,9 @@ import type { ToolSession } from "../tools/types.ts";
 import type { HookEngine } from "../hooks/engine.ts";
 import type { ContextManager } from "./context-manager.ts";
 import type { PermissionSetup } from "./permission-setup.ts";
+import type { InvocationDeps } from "./invocations.ts";
 import { submitPrompt } from "./prompt-hooks.ts";
+import { expandSlash } from "./slash-expansion.ts";
 import type { HookSink } from "./session-hooks.ts";
 
 export interface SessionInfo {
@@ -46,6 +48,8 @@ export interface SessionServices {
   hooks?: HookEngine;
   /** Where hook events go; pointed at the running turn's stream while one runs. */
   hookSink?: HookSink;
+  /** Skills and custom commands, when the session has any. */
+  invocations?: InvocationDeps;
 }
 
 /** Where the context window goes, in (estimated) tokens. */
@@ -121,6 +125,15 @@ export class Session {
     return { file: addLocalAllowRule(this.info.cwd, rule).file };
   }
 
+  /** Skills and commands the user can type (`/name`), for completion and `/help`. */
+  userInvocables(): Array<{ name: string; description: string; argumentHint?: string }> {
+    const registry = this.services.invocations?.registry;
+    if (!registry) return [];
+    return registry.invocables
+      .filter((item) => item.userInvocable)
+      .map((item) => ({ name: item.name, description: item.description, ...(item.argumentHint ? { argumentHint: item.argumentHint } : {}) }));
+  }
+
   /** `/hooks` and `/doctor`: every configured hook with its source file, or lines saying there are none. */
   async hookListing(homeDir: string): Promise<string[]> {
     const hooks = this.services.hooks;
@@ -153,7 +166,8 @@ export class Session {
       // A skill's allowed-tools last until the user's next message.
       this.services.permissions.gate.endTurn();
       const typed: ContentBlockParam[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
-      const verdict = await submitPrompt(this.services.hooks, typed, both, signal);
+      const expansion = await expandSlash(typed, this.services.invocations, signal);
+      const verdict = expansion.kind === "refused" ? { kind: "blocked" as const, reason: expansion.reason } : await submitPrompt(this.services.hooks, expansion.blocks, both, signal);
       if (verdict.kind !== "send") {
         const outcome: LoopOutcome = { reason: verdict.kind === "blocked" ? "prompt_blocked" : "hook_stopped", stopReason: null, numTurns: 0, finalText: verdict.reason, usage: zeroUsage(), apiMs: 0, denials: [] };
         both({ type: "notice", level: "warning", message: verdict.reason });

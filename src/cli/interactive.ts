@@ -79,7 +79,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     prompt: theme.bold("> "),
     continuation: "  ",
     history,
-    complete: (buffer, cursor) => completeInput(buffer, cursor, commandNames(), env.cwd),
+    complete: (buffer, cursor) => completeInput(buffer, cursor, [...commandNames(), ...(repl?.session.userInvocables() ?? [])], env.cwd),
     footer,
   });
   const print = (text: string): void => live.print(text);

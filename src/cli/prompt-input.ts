@@ -133,13 +133,24 @@ export function appendNote(cwd: string, note: string): string {
 }
 
 /** Tab completion: `/command` as the first word, `@path` anywhere. */
-export function completeInput(buffer: string, cursor: number, commands: readonly string[], cwd: string): Completion | undefined {
+/** A command offered by Tab: its name, and for listing its description and argument hint. */
+export interface CommandEntry {
+  name: string;
+  description?: string;
+  argumentHint?: string;
+}
+
+export function completeInput(buffer: string, cursor: number, commands: readonly (string | CommandEntry)[], cwd: string): Completion | undefined {
   const before = buffer.slice(0, cursor);
   const start = Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n")) + 1;
   const word = before.slice(start);
   if (start === 0 && word.startsWith("/")) {
-    const candidates = commands.filter((name) => `/${name}`.startsWith(word)).map((name) => `/${name} `);
-    return { start, end: cursor, candidates };
+    const entries = commands.map((entry): CommandEntry => (typeof entry === "string" ? { name: entry } : entry)).filter((entry) => `/${entry.name}`.startsWith(word));
+    const candidates = entries.map((entry) => `/${entry.name} `);
+    if (!entries.some((entry) => entry.description || entry.argumentHint)) return { start, end: cursor, candidates };
+    const width = Math.max(...entries.map((entry) => entry.name.length + (entry.argumentHint ? entry.argumentHint.length + 1 : 0))) + 3;
+    const labels = entries.map((entry) => `/${entry.name}${entry.argumentHint ? ` ${entry.argumentHint}` : ""}`.padEnd(width) + (entry.description?.split("\n")[0] ?? ""));
+    return { start, end: cursor, candidates, labels };
   }
   if (!word.startsWith("@")) return undefined;
   const partial = word.slice(1);

@@ -112,6 +112,9 @@ export class Repl implements SlashContext {
     const parsed = trimmed.startsWith("/") ? parseCommand(trimmed) : undefined;
     if (parsed) {
       if (!parsed.command) {
+        // A skill or custom command: the session renders it and sends it like a typed prompt.
+        const name = trimmed.slice(1).split(/\s/)[0] ?? "";
+        if (this.session.userInvocables().some((item) => item.name === name || item.name.toLowerCase() === parsed.name)) return this.runPrompt(text);
         this.error(`Unknown command /${parsed.name}. Type /help for the list.`);
         return;
       }

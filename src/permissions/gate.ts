@@ -32,6 +32,8 @@ export interface PermissionGate extends Gate {
   grantForTurn(rules: readonly string[]): RuleWarning[];
   /** The user sent a new message: turn grants end. */
   endTurn(): void;
+  /** The decision without asking anyone: an ask is a denial (`!cmd` in a skill must be allowed outright). */
+  peek(request: PermissionRequest): Promise<PermissionDecision>;
 }
 
 function resolveValue<T>(value: T | (() => T)): T {
@@ -75,10 +77,20 @@ export function createGate(options: GateOptions): PermissionGate {
     return note ? { ...decision, reason: `${decision.reason} ${note}` } : decision;
   };
 
+  const rulesNow = (): RuleSet => {
+    const base = resolveValue(options.rules);
+    return { ...base, allow: [...base.allow, ...granted.allow, ...turnGranted.allow] };
+  };
+
+  const peek = async (request: PermissionRequest): Promise<PermissionDecision> => {
+    const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };
+    const evaluation = await evaluate(rulesNow(), call, resolveValue(options.context));
+    return evaluation.behavior === "ask" ? toDecision({ ...evaluation, behavior: "deny" }) : toDecision(evaluation);
+  };
+
   const check = async (request: PermissionRequest): Promise<PermissionDecision> => {
     const context = resolveValue(options.context);
-    const base = resolveValue(options.rules);
-    const rules: RuleSet = { ...base, allow: [...base.allow, ...granted.allow, ...turnGranted.allow] };
+    const rules = rulesNow();
     const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };
     if (request.requiresUserInteraction) call.requiresUserInteraction = true;
     let evaluation = await evaluate(rules, call, context);
@@ -101,5 +113,5 @@ export function createGate(options: GateOptions): PermissionGate {
     turnGranted = compileRules([]);
   };
 
-  return { check, grant, grantForTurn, endTurn, sessionGrants: () => [...grants] };
+  return { check, peek, grant, grantForTurn, endTurn, sessionGrants: () => [...grants] };
 }

@@ -78,6 +78,13 @@ export interface ToolSession {
   readonly spillDir?: string;
   /** Files a `Read` deny rule covers: search tools leave them out of their results. */
   readonly readDenied?: (absPath: string) => boolean;
+  /** Loads a skill for the Skill tool (the session's extension registry); absent without skills. */
+  readonly skills?: SkillLoader;
+}
+
+export interface SkillLoader {
+  /** The rendered skill, or why it cannot be used (unknown, not model-invocable, a `!` command refused). */
+  load(name: string, args: string, signal: AbortSignal): Promise<{ ok: true; text: string } | { ok: false; message: string }>;
 }
 
 export interface ToolContext {

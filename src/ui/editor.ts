@@ -13,6 +13,8 @@ export interface Completion {
   start: number;
   end: number;
   candidates: string[];
+  /** One line per candidate to list instead of the bare candidates (a command with its description). */
+  labels?: string[];
 }
 
 export type Completer = (buffer: string, cursor: number) => Completion | undefined;
@@ -258,9 +260,11 @@ export class LineEditor {
     if (replacement.length > current.length) {
       this.buffer = this.buffer.slice(0, found.start) + replacement + this.buffer.slice(found.end);
       this.cursor = found.start + replacement.length;
+      // A completed command shows what it takes: its argument hint and description.
+      if (found.candidates.length === 1 && found.labels?.[0]) this.printAbove(this.theme.dim(found.labels[0]));
       return this.changed();
     }
-    if (found.candidates.length > 1) this.printAbove(this.theme.dim(found.candidates.join("  ")));
+    if (found.candidates.length > 1) this.printAbove(this.theme.dim(found.labels ? found.labels.join("\n") : found.candidates.join("  ")));
     return { kind: "none" };
   }
 

@@ -16,6 +16,30 @@ async function run(terminal: TmuxTerminal, line: string, until: string): Promise
 }
 
 describe.skipIf(!hasTmux)("slash commands", () => {
+  test("a custom command: Tab completes it with its hint and description; it runs with $ARGUMENTS, $1, a ! line and an @file", async () => {
+    const server = await fake([reply().text("Reviewed.")]);
+    const { dir, configDir } = workspace();
+    mkdirSync(join(dir, ".claude", "commands"), { recursive: true });
+    writeFileSync(
+      join(dir, ".claude", "commands", "review.md"),
+      "---\ndescription: Review a file against the checklist\nargument-hint: <file> <focus>\n---\nReview $0 for $1 (asked: $ARGUMENTS).\nToday:\n!`echo LINE-RAN`\n@checklist.md\n",
+    );
+    writeFileSync(join(dir, "checklist.md"), "- CHECKLIST-ITEM\n");
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    terminal.type("/revi");
+    terminal.keys("Tab");
+    await terminal.waitFor("/review <file> <focus>");
+    await terminal.waitFor("Review a file against the checklist");
+    terminal.type("main.ts naming");
+    terminal.keys("Enter");
+    await terminal.waitFor("Reviewed.");
+    const sent = lastUserMessageText(server);
+    expect(sent).toContain("Review main.ts for naming (asked: main.ts naming).");
+    expect(sent).toContain("LINE-RAN");
+    expect(sent).toContain("CHECKLIST-ITEM");
+  });
+
   test("/hooks lists each configured hook with its event, matcher, command and file, and why one does not run", async () => {
     const server = await fake([]);
     const { dir, configDir } = workspace();

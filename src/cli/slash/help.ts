@@ -8,9 +8,14 @@ function helpText(ctx: SlashContext): string {
     const aliases = command.aliases?.length ? t.dim(` (also /${command.aliases.join(", /")})`) : "";
     return `  ${name.padEnd(28)}${command.summary}${aliases}`;
   });
+  const custom = ctx.session.userInvocables().map((item) => {
+    const name = `/${item.name}${item.argumentHint ? ` ${item.argumentHint}` : ""}`;
+    return `  ${name.padEnd(28)}${item.description.split("\n")[0] ?? ""}`;
+  });
   return [
     t.bold("Commands"),
     ...rows,
+    ...(custom.length > 0 ? ["", t.bold("Skills and custom commands"), ...custom] : []),
     "",
     t.bold("Input"),
     "  !command                    Run a shell command; its output goes with your next prompt",
