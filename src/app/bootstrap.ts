@@ -148,7 +148,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       },
     },
   };
-  const invocations: InvocationDeps = { registry: extensions.registry, gate: permissions.gate, toolSession, sessionId };
+  const invocations: InvocationDeps = {
+    registry: extensions.registry,
+    gate: permissions.gate,
+    toolSession,
+    sessionId,
+    // A skill's frontmatter hooks apply once it is invoked; a repository's only in a trusted folder.
+    onInvoke: (item) => sessionHooks?.addSkill({ name: item.name, file: item.file, hooks: item.hooks, shared: item.source.scope === "project" }),
+  };
   const stream = createStreamFn({
     apiKey: env.apiKey,
     authToken: env.authToken,
@@ -160,7 +167,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const hookSink: HookSink = { emit: undefined };
-  const hooks = Object.keys(settings.hooks).length === 0 ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
+  const skillHooks = extensions.registry.invocables.some((item) => item.hooks !== undefined);
+  const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
     loaded,
     toolSession,
     sessionId,
@@ -173,7 +181,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     resolveModel: (name) => resolveModelId(name, env.aliasOverrides),
     report: options.report,
     sink: hookSink,
-  });
+    ...(env.sessionEndHooksTimeoutMs !== undefined ? { sessionEndBudgetMs: env.sessionEndHooksTimeoutMs } : {}),
+  }, skillHooks);
+  const hooks = sessionHooks?.engine;
   const executor = new ToolExecutor({
     tools: permissions.visibleTools,
     gate: permissions.gate,
@@ -216,8 +226,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
     },
     prepare: withMessageBreakpoints,
-    beforeRequest: context.beforeRequest,
-    limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3 },
+    beforeRequest: hooks
+      ? async (state, usage, emit, signal) => {
+          (await import("./session-hooks.ts")).deliverAsyncResults(hooks, (text) => context.queue(text));
+          await context.beforeRequest(state, usage, emit, signal);
+        }
+      : context.beforeRequest,
+    limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3, ...(env.stopHookBlockCap !== undefined ? { stopHookBlockCap: env.stopHookBlockCap } : {}) },
     now: () => performance.now(),
     ...(hooks ? { hooks } : {}),
   };

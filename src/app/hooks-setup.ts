@@ -32,6 +32,8 @@ export interface HooksSetupInput {
 export interface HooksSetup {
   engine: HookEngine;
   config: HookConfig;
+  /** A skill was invoked: its frontmatter hooks join the configuration (once per skill). */
+  addSource(source: HookSource): void;
 }
 
 function hasSettingsHooks(loaded: LoadedSettings): boolean {
@@ -39,16 +41,17 @@ function hasSettingsHooks(loaded: LoadedSettings): boolean {
   return typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0;
 }
 
-export async function setUpHooks(input: HooksSetupInput): Promise<HooksSetup | undefined> {
+export async function setUpHooks(input: HooksSetupInput, force = false): Promise<HooksSetup | undefined> {
   const extra = input.extraSources ?? [];
-  if (!hasSettingsHooks(input.loaded) && extra.length === 0) return undefined;
+  if (!force && !hasSettingsHooks(input.loaded) && extra.length === 0) return undefined;
   const [{ collectHooks }, { hookPolicyFromSettings, hookSourcesFromSettings }, { createHookEngine }] = await Promise.all([
     import("../hooks/collect.ts"),
     import("../hooks/settings-sources.ts"),
     import("../hooks/engine.ts"),
   ]);
   const sources = [...hookSourcesFromSettings(input.loaded), ...extra];
-  const config = collectHooks(sources, { projectDir: input.projectDir, policy: hookPolicyFromSettings(input.loaded) });
+  const policy = hookPolicyFromSettings(input.loaded);
+  const config = collectHooks(sources, { projectDir: input.projectDir, policy });
   for (const problem of config.problems) {
     if (problem.severity === "notice") continue;
     input.report(`clew: ${problem.file}${problem.keyPath ? `: ${problem.keyPath}` : ""}: ${problem.message}`);
@@ -72,5 +75,17 @@ export async function setUpHooks(input: HooksSetupInput): Promise<HooksSetup | u
     ...(input.onHookStarted ? { onHookStarted: input.onHookStarted } : {}),
     ...(input.onHookFinished ? { onHookFinished: input.onHookFinished } : {}),
   });
-  return { engine, config };
+  const added = new Set<string>();
+  const addSource = (source: HookSource): void => {
+    const key = JSON.stringify(source.origin);
+    if (added.has(key)) return;
+    added.add(key);
+    sources.push(source);
+    const next = collectHooks(sources, { projectDir: input.projectDir, policy });
+    for (const problem of next.problems.filter((found) => found.sourceId === next.sources.at(-1)?.id && found.severity !== "notice")) {
+      input.report(`clew: ${problem.file}${problem.keyPath ? `: ${problem.keyPath}` : ""}: ${problem.message}`);
+    }
+    engine.setConfig(next);
+  };
+  return { engine, config, addSource };
 }

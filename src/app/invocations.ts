@@ -15,6 +15,8 @@ export interface InvocationDeps {
   gate: PermissionGate;
   toolSession: ToolSession;
   sessionId: string;
+  /** Called once an item is about to render (registers its frontmatter hooks). */
+  onInvoke?: (item: Invocable) => void;
 }
 
 export type Rendered = { ok: true; text: string } | { ok: false; message: string };
@@ -63,6 +65,7 @@ export async function renderItem(deps: InvocationDeps, item: Invocable, args: st
     ...(item.source.root && item.source.scope === "plugin" ? { pluginRoot: item.source.root } : {}),
     ...(item.source.pluginData ? { pluginData: item.source.pluginData } : {}),
   };
+  deps.onInvoke?.(item);
   const grants = grantedRules(item, vars);
   if (grants.length > 0) deps.gate.grantForTurn(grants);
   const result = await renderInvocation({ item, body: body.body, args, vars }, renderPort(deps, signal));

@@ -36,6 +36,7 @@ export interface SessionHooksInput {
   resolveModel: (nameOrAlias: string) => string;
   report: (line: string) => void;
   sink: HookSink;
+  sessionEndBudgetMs?: number;
 }
 
 const JUDGE_SYSTEM =
@@ -59,7 +60,14 @@ function promptPort(input: SessionHooksInput) {
   };
 }
 
-export async function startSessionHooks(input: SessionHooksInput): Promise<HookEngine | undefined> {
+export interface SessionHookEngine {
+  engine: HookEngine;
+  /** Registers an invoked skill's frontmatter `hooks` (skills-commands-agents.md A.2). */
+  addSkill(skill: { name: string; file: string; hooks?: Record<string, unknown>; shared: boolean }): void;
+}
+
+/** `force`: start the engine even without settings hooks (a skill with frontmatter hooks may be invoked). */
+export async function startSessionHooks(input: SessionHooksInput, force = false): Promise<SessionHookEngine | undefined> {
   const { toolSession } = input;
   const setup = await setUpHooks({
     loaded: input.loaded,
@@ -74,6 +82,7 @@ export async function startSessionHooks(input: SessionHooksInput): Promise<HookE
     prompt: promptPort(input),
     ...(input.sessionDir ? { envFile: join(input.sessionDir, "session-env.sh") } : {}),
     report: input.report,
+    ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),
     onHookStarted: (info) => input.sink.emit?.({ type: "hook_started", frame: { ...hookStartedFrame(info) } }),
     onHookFinished: (record) => {
       const summary = {
@@ -88,12 +97,30 @@ export async function startSessionHooks(input: SessionHooksInput): Promise<HookE
       };
       input.sink.emit?.({ type: "hook_response", frame: { ...hookResponseFrame(record) }, record: summary });
     },
-  });
-  return setup?.engine;
+  }, force);
+  if (!setup) return undefined;
+  return {
+    engine: setup.engine,
+    addSkill: (skill) => {
+      if (!skill.hooks) return;
+      setup.addSource({ origin: { kind: "skill", name: skill.name, file: skill.file, sharedProject: skill.shared }, hooks: skill.hooks, keyPath: "hooks" });
+    },
+  };
 }
 
 /** SessionStart: its context reaches the model with the next request, after the cached prefix. */
 export async function fireSessionStart(engine: HookEngine, source: "startup" | "resume", model: string): Promise<SessionStartOutcome | undefined> {
   if (!engine.hasHooks("SessionStart")) return undefined;
   return engine.fire("SessionStart", { source, model });
+}
+
+/**
+ * Async hooks that finished since the last request: their context and messages reach the model
+ * with the next request, as reminders (hooks.md §8).
+ */
+export function deliverAsyncResults(engine: HookEngine, queue: (text: string) => void): void {
+  for (const result of engine.takeAsyncResults()) {
+    for (const text of [...result.additionalContext, ...result.systemMessages]) queue(text);
+    if (result.rewake) queue(result.rewake.message);
+  }
 }

@@ -34,6 +34,10 @@ export interface Environment {
   bashMaxTimeoutMs: number | undefined;
   bashMaxOutputChars: number | undefined;
   contextWindow: number | undefined;
+  /** CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: the time SessionEnd hooks get together. */
+  sessionEndHooksTimeoutMs: number | undefined;
+  /** CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: consecutive Stop-hook blocks before the stop is forced. */
+  stopHookBlockCap: number | undefined;
   /** Compact when a request would use this share of the window (1–100). */
   autoCompactPercent: number | undefined;
   /** DISABLE_AUTO_COMPACT / DISABLE_COMPACT. */
@@ -108,6 +112,8 @@ export function readEnvironment(
     bashMaxTimeoutMs: intFrom(env.BASH_MAX_TIMEOUT_MS),
     bashMaxOutputChars: intFrom(env.BASH_MAX_OUTPUT_LENGTH),
     contextWindow: intFrom(env.CLEW_CONTEXT_WINDOW),
+    sessionEndHooksTimeoutMs: intFrom(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS),
+    stopHookBlockCap: intFrom(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP),
     autoCompactPercent: intFrom(env.CLEW_AUTOCOMPACT_PCT ?? env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE),
     disableAutoCompact: truthy(env.DISABLE_AUTO_COMPACT),
     disableCompact: truthy(env.DISABLE_COMPACT),

@@ -50,9 +50,9 @@ function workspace(): string {
   return dir;
 }
 
-async function run(dir: string, script: ScriptStep[], prompt: string, extra: string[] = []) {
+async function run(dir: string, script: ScriptStep[], prompt: string, extra: string[] = [], configDir = tempDirectory("clew-config-")) {
   const fake = (server = await startFakeAnthropic({ script }));
-  const result = await runClew(["-p", prompt, "--output-format", "json", ...extra], { cwd: dir, baseURL: fake.url, configDir: tempDirectory("clew-config-") });
+  const result = await runClew(["-p", prompt, "--output-format", "json", ...extra], { cwd: dir, baseURL: fake.url, configDir });
   return { fake, result };
 }
 
@@ -117,5 +117,23 @@ describe("scenario: skills and custom commands", () => {
     const blocks = (request: RecordedRequest) => request.body.system as Array<{ text: string }>;
     expect(blocks(firstAfter)[0]).toEqual(blocks(firstBefore)[0]);
     expect(systemText(firstAfter)).toContain("- another: Another skill");
+  });
+
+  test("a skill's frontmatter hooks apply once it is invoked (a project's only in a trusted folder)", async () => {
+    const dir = writeWorkspace({
+      ".claude/skills/careful/SKILL.md":
+        "---\nname: careful\ndescription: Be careful with shell commands\nhooks:\n  PostToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: \"echo '{\\\"hookSpecificOutput\\\":{\\\"hookEventName\\\":\\\"PostToolUse\\\",\\\"additionalContext\\\":\\\"SKILL-HOOK-RAN\\\"}}'\"\n---\nRun commands one at a time.\n",
+    });
+    // The skill's hook is not active before the skill is used (first request), and is after /careful.
+    const script = () => [reply().toolUse("Bash", { command: "echo hi" }), reply().text("done")];
+    const untrusted = await run(dir, script(), "/careful", ["--allowedTools", "Bash(echo *)"]);
+    expect(untrusted.result.code).toBe(0);
+    expect(JSON.stringify(requestAt(untrusted.fake, 1).body.messages)).not.toContain("SKILL-HOOK-RAN");
+    await untrusted.fake.close();
+    const configDir = tempDirectory("clew-config-");
+    expect((await runClew(["trust"], { cwd: dir, configDir })).code).toBe(0);
+    const trusted = await run(dir, script(), "/careful", ["--allowedTools", "Bash(echo *)"], configDir);
+    expect(trusted.result.code).toBe(0);
+    expect(JSON.stringify(requestAt(trusted.fake, 1).body.messages)).toContain("SKILL-HOOK-RAN");
   });
 });
