@@ -134,6 +134,20 @@ export class Session {
       .map((item) => ({ name: item.name, description: item.description, ...(item.argumentHint ? { argumentHint: item.argumentHint } : {}) }));
   }
 
+  /** `/skills` and `/doctor`: skills and commands with where they come from, then every loading problem. */
+  async extensionListing(homeDir: string): Promise<string[]> {
+    const registry = this.services.invocations?.registry;
+    if (!registry) return ["No skills or commands are loaded."];
+    const { formatExtensionProblem } = await import("../extensions/index.ts");
+    const home = (path: string) => (path.startsWith(`${homeDir}/`) ? `~${path.slice(homeDir.length)}` : path);
+    const rows = registry.invocables.map((item) => {
+      const flags = [item.modelInvocable ? "" : "user only", item.userInvocable ? "" : "model only"].filter(Boolean).join(", ");
+      return `${item.kind === "skill" ? "skill  " : "command"} /${item.name}${item.argumentHint ? ` ${item.argumentHint}` : ""}${flags ? ` (${flags})` : ""}  ${home(item.file)}`;
+    });
+    const problems = registry.problems.filter((problem) => problem.severity !== "info").map((problem) => formatExtensionProblem(problem, homeDir));
+    return [...(rows.length > 0 ? rows : ["No skills or commands found (.clew/ and .claude/ skills/ and commands/, ~/.clew/)."]), ...(problems.length > 0 ? ["", "Problems:", ...problems] : [])];
+  }
+
   /** `/hooks` and `/doctor`: every configured hook with its source file, or lines saying there are none. */
   async hookListing(homeDir: string): Promise<string[]> {
     const hooks = this.services.hooks;

@@ -40,6 +40,23 @@ describe.skipIf(!hasTmux)("slash commands", () => {
     expect(sent).toContain("CHECKLIST-ITEM");
   });
 
+  test("/skills lists skills and commands with their files, and a broken frontmatter as a warning naming file and line", async () => {
+    const server = await fake([]);
+    const { dir, configDir } = workspace();
+    mkdirSync(join(dir, ".claude", "skills", "deploy"), { recursive: true });
+    mkdirSync(join(dir, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(dir, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Ship it: carefully\nargument-hint: [env] [\"x\"]\n---\nDeploy.\n");
+    writeFileSync(join(dir, ".claude", "commands", "standup.md"), "---\ndescription: Summarise yesterday\n---\nSummarise.\n");
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    const listing = await run(terminal, "/skills", "Problems:");
+    expect(listing).toContain("/deploy");
+    expect(listing).toContain("/standup");
+    expect(listing).toContain(".claude/skills/deploy/SKILL.md");
+    await terminal.waitFor(/SKILL\.md:\d+: warning/);
+    expect(server.requests.length).toBe(0);
+  });
+
   test("/hooks lists each configured hook with its event, matcher, command and file, and why one does not run", async () => {
     const server = await fake([]);
     const { dir, configDir } = workspace();

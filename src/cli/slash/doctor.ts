@@ -50,6 +50,7 @@ export const doctorCommand: SlashCommand = {
       if (check.label === "Settings") for (const problem of ctx.session.settings.problems) lines.push(`      ${formatProblem(problem, ctx.env.homeDir)}`);
     }
     lines.push(`  ${t.dim("–")} Hooks:`, ...(await ctx.session.hookListing(ctx.env.homeDir)).map((line) => `      ${line}`));
+    lines.push(`  ${t.dim("–")} Skills and commands:`, ...(await ctx.session.extensionListing(ctx.env.homeDir)).map((line) => `      ${line}`));
     ctx.print(lines.join("\n"));
   },
 };

@@ -8,6 +8,7 @@ import { doctorCommand } from "./doctor.ts";
 import { exitCommand } from "./exit.ts";
 import { helpCommand } from "./help.ts";
 import { hooksCommand } from "./hooks.ts";
+import { skillsCommand } from "./skills.ts";
 import { initCommand } from "./init.ts";
 import { memoryCommand } from "./memory.ts";
 import { modelCommand } from "./model.ts";
@@ -28,6 +29,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   contextCommand,
   permissionsCommand,
   hooksCommand,
+  skillsCommand,
   configCommand,
   resumeCommand,
   initCommand,
