@@ -181,6 +181,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     resolveModel: (name) => resolveModelId(name, env.aliasOverrides),
     report: options.report,
     sink: hookSink,
+    configDir: env.configDir,
+    ...(options.approveHooks ? { approve: options.approveHooks } : {}),
     ...(env.sessionEndHooksTimeoutMs !== undefined ? { sessionEndBudgetMs: env.sessionEndHooksTimeoutMs } : {}),
   }, skillHooks);
   const hooks = sessionHooks?.engine;

@@ -8,6 +8,7 @@ import type { HookEngine } from "../hooks/engine.ts";
 import type { HookCommonInput } from "../hooks/inputs.ts";
 import type { PromptPort } from "../hooks/run-prompt.ts";
 import type { HookConfig, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
+import { approveHooks, hooksApproved } from "../settings/hook-approvals.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 
 export interface HooksSetupInput {
@@ -27,7 +28,13 @@ export interface HooksSetupInput {
   onHookFinished?: (record: HookRunRecord) => void;
   /** Extra sources: plugins' hooks.json, skill and agent frontmatter. */
   extraSources?: readonly HookSource[];
+  /** clew's user folder, where approvals of an untrusted folder's hooks are kept. */
+  configDir: string;
+  /** Interactive sessions: asks whether an untrusted folder's hooks may run (undefined: they do not). */
+  approve?: HookApprovalPort;
 }
+
+export type HookApprovalPort = (request: { files: string[]; commands: string[] }) => Promise<"yes" | "always" | "no">;
 
 export interface HooksSetup {
   engine: HookEngine;
@@ -58,9 +65,21 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
   }
   const trusted = input.loaded.trusted;
   const held = config.sources.filter((source) => source.sharedProject && source.handlerCount > 0);
+  let approved = false;
   if (!trusted && held.length > 0) {
-    const files = [...new Set(held.map((source) => source.file))].join(", ");
-    input.report(`clew: hooks in ${files} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(input.projectDir)}`);
+    const files = [...new Set(held.map((source) => source.file))];
+    // One approval covers this exact configuration; a changed hook asks again.
+    const hash = held.map((source) => source.hash).sort().join(":");
+    approved = hooksApproved(input.configDir, input.projectDir, hash);
+    if (!approved && input.approve) {
+      const { listHooks } = await import("../hooks/listing.ts");
+      const heldIds = new Set(held.map((source) => source.id));
+      const commands = listHooks(config).hooks.filter((hook) => heldIds.has(hook.sourceId)).map((hook) => `${hook.event}${hook.matcher ? ` (${hook.matcher})` : ""}: ${hook.command}`);
+      const answer = await input.approve({ files, commands });
+      approved = answer !== "no";
+      if (answer === "always") approveHooks(input.configDir, input.projectDir, hash);
+    }
+    if (!approved) input.report(`clew: hooks in ${files.join(", ")} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(input.projectDir)}`);
   }
   const engine = createHookEngine({
     config,
@@ -68,7 +87,7 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     common: input.common,
     matchesRule: input.matchesRule,
     ...(input.prompt ? { prompt: input.prompt } : {}),
-    allow: (_hook, source) => trusted || !source.sharedProject,
+    allow: (_hook, source) => trusted || approved || !source.sharedProject,
     ...(input.envFile ? { envFile: input.envFile } : {}),
     ...(input.spill ? { spill: input.spill } : {}),
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),

@@ -14,7 +14,7 @@ import { ruleCovers } from "../permissions/evaluate.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import type { AnyTool, ToolSession } from "../tools/types.ts";
-import { setUpHooks } from "./hooks-setup.ts";
+import { setUpHooks, type HookApprovalPort } from "./hooks-setup.ts";
 
 /** Where hook events go: the running turn's stream when there is one, else the transcript alone. */
 export interface HookSink {
@@ -37,6 +37,8 @@ export interface SessionHooksInput {
   report: (line: string) => void;
   sink: HookSink;
   sessionEndBudgetMs?: number;
+  configDir: string;
+  approve?: HookApprovalPort;
 }
 
 const JUDGE_SYSTEM =
@@ -82,6 +84,8 @@ export async function startSessionHooks(input: SessionHooksInput, force = false)
     prompt: promptPort(input),
     ...(input.sessionDir ? { envFile: join(input.sessionDir, "session-env.sh") } : {}),
     report: input.report,
+    configDir: input.configDir,
+    ...(input.approve ? { approve: input.approve } : {}),
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),
     onHookStarted: (info) => input.sink.emit?.({ type: "hook_started", frame: { ...hookStartedFrame(info) } }),
     onHookFinished: (record) => {

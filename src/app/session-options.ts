@@ -2,6 +2,7 @@
 import type { ApprovalPort, PermissionMode } from "../permissions/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { CliSettingsInput } from "../settings/sources.ts";
+import type { HookApprovalPort } from "./hooks-setup.ts";
 import type { ResumeRequest } from "./resume.ts";
 
 export interface SessionOptions {
@@ -23,6 +24,8 @@ export interface SessionOptions {
   persist: boolean;
   /** Asks a human about calls that need approval; absent in headless runs. */
   ask?: ApprovalPort;
+  /** Asks whether an untrusted folder's project hooks may run; absent in headless runs (they do not). */
+  approveHooks?: HookApprovalPort;
   /** Keep running when a settings file is broken (its deny/ask rules stay in force). */
   keepDenyOnError?: boolean;
   /** Where settings notices, rule warnings and other start-up diagnostics go. */

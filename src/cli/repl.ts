@@ -265,6 +265,16 @@ export class Repl implements SlashContext {
       fork: resume !== undefined && this.current === undefined && options.forkSession,
       sessionId: resume || this.current ? undefined : options.sessionId,
       ask,
+      approveHooks: async ({ files, commands }) => {
+        this.print(this.theme.yellow(`This folder is not trusted, and ${files.join(", ")} defines hooks that run commands on your machine:`));
+        for (const command of commands.slice(0, 10)) this.print(`  ${command}`);
+        const answer = await this.choose("Run these hooks?", [
+          { value: "yes", label: "Yes, for this session" },
+          { value: "always", label: "Yes, and don't ask again for these hooks (a changed hook asks again)" },
+          { value: "no", label: "No" },
+        ]);
+        return answer ?? "no";
+      },
       keepDenyOnError: true,
       report: (line) => reports.push(line),
     });

@@ -136,6 +136,23 @@ describe("scenario: hooks", () => {
     expect(result.stderr).toContain("prompts mentioning passwords are blocked");
   });
 
+  test("an untrusted folder's project hooks do not run headless: one stderr line names clew trust; trusted, they run", async () => {
+    const dir = writeWorkspace({ ".claude/settings.json": JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "touch hook-ran" }] }] } }) });
+    const configDir = tempDirectory("clew-config-");
+    const first = (server = await startFakeAnthropic({ script: [reply().text("ok")] }));
+    const untrusted = await runClew(["-p", "hi"], { cwd: dir, baseURL: first.url, configDir });
+    expect(untrusted.code).toBe(0);
+    expect(existsSync(join(dir, "hook-ran"))).toBe(false);
+    const lines = untrusted.stderr.split("\n").filter((line) => line.includes("are not run"));
+    expect(lines).toEqual([`clew: hooks in ${join(dir, ".claude/settings.json")} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(dir)}`]);
+    await first.close();
+    expect((await runClew(["trust"], { cwd: dir, configDir })).code).toBe(0);
+    const second = (server = await startFakeAnthropic({ script: [reply().text("ok")] }));
+    const trusted = await runClew(["-p", "hi"], { cwd: dir, baseURL: second.url, configDir });
+    expect(trusted.code).toBe(0);
+    expect(existsSync(join(dir, "hook-ran"))).toBe(true);
+  });
+
   test("SessionStart output is in the first request", async () => {
     const space = setup([{ event: "SessionStart", script: "echo 'branch policy: never push to main'" }]);
     const { fake, result } = await run(space, [reply().text("ok")]);
