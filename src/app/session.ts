@@ -134,6 +134,12 @@ export class Session {
       .map((item) => ({ name: item.name, description: item.description, ...(item.argumentHint ? { argumentHint: item.argumentHint } : {}) }));
   }
 
+  /** Notification hooks: a question waits for the user (`permission_prompt`), or the prompt sits idle. */
+  async notify(message: string, type: "permission_prompt" | "idle_prompt"): Promise<void> {
+    const hooks = this.services.hooks;
+    if (hooks?.hasHooks("Notification")) await hooks.fire("Notification", { message, notification_type: type });
+  }
+
   /** `/skills` and `/doctor`: skills and commands with where they come from, then every loading problem. */
   async extensionListing(homeDir: string): Promise<string[]> {
     const registry = this.services.invocations?.registry;

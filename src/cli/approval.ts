@@ -86,6 +86,9 @@ export function approvalView(request: PermissionRequest, evaluation: PermissionE
   return view;
 }
 
+/** How long an approval waits before Notification hooks fire (hooks.md §7). */
+const PROMPT_WAIT_MS = 6_000;
+
 export function createApprovalPort(deps: ApprovalDeps): ApprovalPort {
   // One question at a time, even when calls run concurrently.
   let queue: Promise<unknown> = Promise.resolve();
@@ -112,9 +115,12 @@ async function askOne(deps: ApprovalDeps, request: PermissionRequest, evaluation
   const since = deps.live.since;
   const status = deps.live.pause();
   let choice: ApprovalChoice;
+  // Notification hooks (a desktop ping, a chat message) hear of a question left waiting.
+  const waiting = setTimeout(() => void session?.notify(`Claude needs your permission to use ${request.toolName}`, "permission_prompt"), PROMPT_WAIT_MS);
   try {
     choice = await deps.ask(view);
   } finally {
+    clearTimeout(waiting);
     deps.live.resume(status, since);
   }
   deps.renderer().afterPrompt(request.toolUseId, EDIT_TOOLS.has(request.toolName));

@@ -52,4 +52,20 @@ describe.skipIf(!hasTmux)("project hooks in an untrusted folder", () => {
     await terminal.waitFor("two");
     expect(existsSync(join(dir, "second-ran"))).toBe(false);
   });
+
+  test("Notification hooks fire when an approval is left waiting", async () => {
+    const server = await fake([reply().toolUse("Bash", { command: "make deploy", description: "Deploy" }), reply().text("done")]);
+    const { dir, configDir } = workspace();
+    const hooks = { Notification: [{ matcher: "permission_prompt", hooks: [{ type: "command", command: `cat > ${join(dir, "notified.json")}` }] }] };
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify({ hooks }));
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    terminal.type("deploy");
+    terminal.keys("Enter");
+    await terminal.waitFor("Run this command?");
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(join(dir, "notified.json")) && Date.now() < deadline) await Bun.sleep(200);
+    const payload = JSON.parse(await Bun.file(join(dir, "notified.json")).text()) as Record<string, unknown>;
+    expect(payload).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" });
+  });
 });
