@@ -45,7 +45,7 @@ export class ContextManager {
 
   constructor(
     private readonly options: ContextOptions,
-    private readonly model: () => Pick<LoopDeps, "stream" | "request" | "prepare">,
+    private readonly model: () => Pick<LoopDeps, "stream" | "request" | "prepare" | "hooks">,
   ) {}
 
   /** A resumed conversation already told the model today's date: don't repeat it the same day. */
@@ -160,8 +160,16 @@ export class ContextManager {
   ): Promise<{ ok: true } | { ok: false; reason: string }> {
     const history = normalizeMessages(state.messages);
     if (history.length < 3) return { ok: false, reason: "Not enough messages to compact." };
+    const { stream, request, prepare, hooks } = this.model();
+    if (hooks?.hasHooks("PreCompact")) {
+      const pre = await hooks.fire("PreCompact", { trigger, custom_instructions: instructions ?? null }, { signal });
+      if (pre.block) {
+        const reason = `A PreCompact hook blocked compaction${pre.block.reason ? `: ${pre.block.reason}` : "."}`;
+        emit({ type: "notice", level: "warning", message: reason });
+        return { ok: false, reason };
+      }
+    }
     emit({ type: "status", status: "compacting" });
-    const { stream, request, prepare } = this.model();
     const messages = summaryRequest(history, instructions);
     let summary = "";
     try {
@@ -191,6 +199,12 @@ export class ContextManager {
     this.lastDate = undefined;
     emit({ type: "compact_boundary", trigger, preTokens, messages: next });
     emit({ type: "status", status: null });
+    if (hooks?.hasHooks("PostCompact")) await hooks.fire("PostCompact", { trigger, compact_summary: summary }, { signal });
+    if (hooks?.hasHooks("SessionStart")) {
+      // What SessionStart hooks add lived in messages that are gone now: they run again.
+      const start = await hooks.fire("SessionStart", { source: "compact", model: request.model }, { signal });
+      this.queued.push(...start.additionalContext);
+    }
     return { ok: true };
   }
 }

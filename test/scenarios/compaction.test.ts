@@ -1,7 +1,7 @@
 // A task that overflows a small context window: compaction fires, the loop continues, the
 // user's constraint survives it, and --resume rebuilds the compacted conversation exactly.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lastUserText, messagesOf, reply, startFakeAnthropic, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory, transcripts } from "../helpers/clew-process.ts";
@@ -108,5 +108,33 @@ describe("scenario: /compact in headless mode", () => {
     expect(sent).toContain("Summary: a.txt holds alpha.");
     expect(sent).toContain("keep answers short");
     expect(next.violations).toEqual([]);
+  });
+
+  test("PreCompact and PostCompact hooks see the compaction; a PreCompact block stops it", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const configDir = tempDirectory("clew-config-");
+    const first = await startFakeAnthropic({ script: [reply().toolUse("Read", { file_path: join(dir, "a.txt") }), reply().text("It says alpha.")] });
+    servers.push(first);
+    expect((await runClew(["-p", "what is in a.txt?"], { cwd: dir, baseURL: first.url, configDir })).code).toBe(0);
+
+    const hooks = (pre: string) => ({
+      hooks: {
+        PreCompact: [{ hooks: [{ type: "command", command: pre }] }],
+        PostCompact: [{ hooks: [{ type: "command", command: `cat > ${join(dir, "post.json")}` }] }],
+      },
+    });
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify(hooks(`cat > ${join(dir, "pre.json")}`)));
+    const summarizer = await startFakeAnthropic({ script: [reply().text("Summary: alpha.")] });
+    servers.push(summarizer);
+    expect((await runClew(["-p", "-c", "/compact keep it short"], { cwd: dir, baseURL: summarizer.url, configDir })).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "pre.json"), "utf8"))).toMatchObject({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep it short" });
+    expect(JSON.parse(readFileSync(join(dir, "post.json"), "utf8"))).toMatchObject({ hook_event_name: "PostCompact", trigger: "manual", compact_summary: "Summary: alpha." });
+
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify(hooks("echo 'compaction is frozen during the release' >&2; exit 2")));
+    const blocked = await startFakeAnthropic({ script: [reply().text("should not be asked")] });
+    servers.push(blocked);
+    const run = await runClew(["-p", "-c", "/compact"], { cwd: dir, baseURL: blocked.url, configDir });
+    expect(run.stderr).toContain("compaction is frozen during the release");
+    expect(blocked.requests.filter((request) => request.endpoint === "messages")).toHaveLength(0);
   });
 });
