@@ -7,7 +7,7 @@
 import type { HookEngine } from "../hooks/engine.ts";
 import type { HookCommonInput } from "../hooks/inputs.ts";
 import type { PromptPort } from "../hooks/run-prompt.ts";
-import type { HookConfig, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
+import type { HookConfig, HookProblem, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
 import { approveHooks, hooksApproved } from "../settings/hook-approvals.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 
@@ -43,6 +43,11 @@ export interface HooksSetup {
   addSource(source: HookSource): void;
 }
 
+function formatHookProblem(problem: HookProblem): string {
+  const where = problem.keyPath && !problem.message.startsWith(problem.keyPath) ? `: ${problem.keyPath}` : "";
+  return `clew: ${problem.file}${where}: ${problem.message}`;
+}
+
 function hasSettingsHooks(loaded: LoadedSettings): boolean {
   const hooks: unknown = loaded.settings.hooks;
   return typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0;
@@ -59,10 +64,7 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
   const sources = [...hookSourcesFromSettings(input.loaded), ...extra];
   const policy = hookPolicyFromSettings(input.loaded);
   const config = collectHooks(sources, { projectDir: input.projectDir, policy });
-  for (const problem of config.problems) {
-    if (problem.severity === "notice") continue;
-    input.report(`clew: ${problem.file}${problem.keyPath ? `: ${problem.keyPath}` : ""}: ${problem.message}`);
-  }
+  for (const problem of config.problems) if (problem.severity !== "notice") input.report(formatHookProblem(problem));
   const trusted = input.loaded.trusted;
   const held = config.sources.filter((source) => source.sharedProject && source.handlerCount > 0);
   let approved = false;
@@ -101,9 +103,7 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     added.add(key);
     sources.push(source);
     const next = collectHooks(sources, { projectDir: input.projectDir, policy });
-    for (const problem of next.problems.filter((found) => found.sourceId === next.sources.at(-1)?.id && found.severity !== "notice")) {
-      input.report(`clew: ${problem.file}${problem.keyPath ? `: ${problem.keyPath}` : ""}: ${problem.message}`);
-    }
+    for (const problem of next.problems.filter((found) => found.sourceId === next.sources.at(-1)?.id && found.severity !== "notice")) input.report(formatHookProblem(problem));
     engine.setConfig(next);
   };
   return { engine, config, addSource };
