@@ -153,6 +153,32 @@ describe("scenario: hooks", () => {
     expect(existsSync(join(dir, "hook-ran"))).toBe(true);
   });
 
+  test("bad hook configuration is reported with file and key path; the other hooks and the deny rules still work", async () => {
+    const dir = writeWorkspace({});
+    const configDir = tempDirectory("clew-config-");
+    const settings = {
+      permissions: { deny: ["Bash(curl *)"] },
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash(", hooks: [{ type: "command", command: "true" }] },
+          { matcher: "Bash", hooks: [{ type: "command", command: `touch ${join(dir, "good-hook-ran")}` }] },
+        ],
+        NoSuchEvent: [{ hooks: [{ type: "command", command: "true" }] }],
+      },
+    };
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify(settings));
+    const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Bash", { command: "curl https://example.com" }), reply().text("ok")] }));
+    const run = await runClew(["-p", "go", "--permission-mode", "bypassPermissions"], { cwd: dir, baseURL: fake.url, configDir });
+    expect(run.code).toBe(0);
+    const file = join(configDir, "settings.json");
+    expect(run.stderr).toContain(`clew: ${file}: hooks.PreToolUse[0].matcher "Bash(" is not a valid regular expression`);
+    expect(run.stderr).toContain(`hooks.NoSuchEvent: unknown hook event 'NoSuchEvent'`);
+    expect(existsSync(join(dir, "good-hook-ran"))).toBe(true);
+    const [sent] = toolResults(requestAt(fake, 1));
+    expect(sent?.isError).toBe(true);
+    expect(sent?.text).toContain("denied by the deny rule Bash(curl *)");
+  });
+
   test("SessionStart output is in the first request", async () => {
     const space = setup([{ event: "SessionStart", script: "echo 'branch policy: never push to main'" }]);
     const { fake, result } = await run(space, [reply().text("ok")]);
