@@ -10,6 +10,7 @@ import { READ_GREP_ANSWER, readGrepScript, readGrepWorkspace } from "../test/sce
 import { EXTENSION_COUNTS, installExtensions } from "./bench/extensions-workspace.ts";
 import { measureRun, versionTimeMs, type RunMetrics } from "./bench/measure.ts";
 import { binaryRows, HEADER, summarize, taskRows } from "./bench/report.ts";
+import { startupGraph } from "./bench/startup-graph.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const root = join(import.meta.dir, "..");
@@ -63,3 +64,7 @@ const { skills, agents, commands: slashCommands, hooks } = EXTENSION_COUNTS;
 console.log(`clew benchmark — ${RUNS} runs per variant per task, medians. floor = minimal compiled Bun agent;`);
 console.log(`"+ extensions" = clew in the same workspace with ${skills} skills, ${agents} agents, ${slashCommands} commands and ${hooks} hooks installed, unused by the task.\n`);
 for (const line of [...HEADER, ...rows]) console.log(line);
+
+const graph = await startupGraph(root);
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+console.log(`\nCode \`clew -p\` loads before its first request (minified, static imports from cli/print.ts): ${kb(graph.bytes)}; largest: ${graph.largest.map((part) => `${part.name} ${kb(part.bytes)}`).join(", ")}.`);
