@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { DONE, failingTestWorkspace, fixScript } from "../test/scenarios/workspaces.ts";
 import { READ_GREP_ANSWER, readGrepScript, readGrepWorkspace } from "../test/scenarios/read-grep-task.ts";
 import { EXTENSION_COUNTS, installExtensions } from "./bench/extensions-workspace.ts";
-import { measureRun, versionTimeMs, type RunMetrics } from "./bench/measure.ts";
-import { binaryRows, HEADER, summarize, taskRows } from "./bench/report.ts";
+import { tempDirectory } from "../test/helpers/clew-process.ts";
+import { measureRun, versionTimeMs, warmUp, type RunMetrics } from "./bench/measure.ts";
+import { binaryRows, coldRows, COLD_HEADER, HEADER, summarize, taskRows } from "./bench/report.ts";
 import { startupGraph } from "./bench/startup-graph.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -30,11 +31,15 @@ const floorBuild = await Bun.build({
 });
 if (!floorBuild.success) throw new Error("build of the floor agent failed");
 
-type Variant = "clew" | "floor" | "extended";
+type Variant = "clew" | "floor" | "extended" | "extendedCold";
+const clewCommand = (prompt: string) => [clewBin, "-p", prompt, "--permission-mode", "bypassPermissions"];
 const commands: Record<Variant, (prompt: string) => string[]> = {
-  clew: (prompt) => [clewBin, "-p", prompt, "--permission-mode", "bypassPermissions"],
+  clew: clewCommand,
   floor: (prompt) => [floorBin, prompt],
-  extended: (prompt) => [clewBin, "-p", prompt, "--permission-mode", "bypassPermissions"],
+  // The steady state: clew has run in this project before, so the extensions index is cached.
+  extended: clewCommand,
+  // The first run after the extensions were installed or changed.
+  extendedCold: clewCommand,
 };
 
 const tasks = [
@@ -43,16 +48,23 @@ const tasks = [
 ];
 
 const rows: string[] = [];
+const cold: string[] = [];
 for (const task of tasks) {
-  const results: Record<Variant, RunMetrics[]> = { clew: [], floor: [], extended: [] };
+  const results: Record<Variant, RunMetrics[]> = { clew: [], floor: [], extended: [], extendedCold: [] };
   // Interleave the variants so machine noise hits all of them alike.
   for (let i = 0; i < RUNS; i++) {
     for (const variant of Object.keys(commands) as Variant[]) {
-      const dir = variant === "extended" ? installExtensions(task.workspace()) : task.workspace();
-      results[variant].push(await measureRun(commands[variant]("fix the task"), dir, task.script(dir), task.answer));
+      const command = commands[variant]("fix the task");
+      const extended = variant === "extended" || variant === "extendedCold";
+      const dir = extended ? installExtensions(task.workspace()) : task.workspace();
+      const configDir = tempDirectory("clew-bench-config-");
+      if (variant === "extended") await warmUp(command, dir, configDir);
+      results[variant].push(await measureRun(command, dir, task.script(dir), task.answer, configDir));
     }
   }
-  rows.push(...taskRows(task.name, summarize(results.clew), summarize(results.floor), summarize(results.extended)));
+  const clew = summarize(results.clew);
+  rows.push(...taskRows(task.name, clew, summarize(results.floor), summarize(results.extended)));
+  cold.push(...coldRows(task.name, clew, summarize(results.extendedCold)));
 }
 
 const megabytes = (path: string) => statSync(path).size / 1e6;
@@ -62,8 +74,10 @@ rows.push(...binaryRows(`${process.platform}-${process.arch}`, megabytes(clewBin
 
 const { skills, agents, commands: slashCommands, hooks } = EXTENSION_COUNTS;
 console.log(`clew benchmark — ${RUNS} runs per variant per task, medians. floor = minimal compiled Bun agent;`);
-console.log(`"+ extensions" = clew in the same workspace with ${skills} skills, ${agents} agents, ${slashCommands} commands and ${hooks} hooks installed, unused by the task.\n`);
+console.log(`"+ extensions" = clew in the same workspace with ${skills} skills, ${agents} agents, ${slashCommands} commands and ${hooks} hooks installed, unused by the task, after one earlier run there (index cache warm).\n`);
 for (const line of [...HEADER, ...rows]) console.log(line);
+console.log("\nThe same extensions on the first run after they were installed (index cache cold):\n");
+for (const line of [...COLD_HEADER, ...cold]) console.log(line);
 
 const graph = await startupGraph(root);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;

@@ -1,6 +1,6 @@
 // One measured run of an agent binary against the fake server, and median helpers.
 import { existsSync } from "node:fs";
-import { canonicalJson, startFakeAnthropic, tokensOfText, type Json, type ScriptStep } from "../../test/fake-anthropic/index.ts";
+import { canonicalJson, reply, startFakeAnthropic, tokensOfText, type Json, type ScriptStep } from "../../test/fake-anthropic/index.ts";
 import { clewEnv, tempDirectory } from "../../test/helpers/clew-process.ts";
 
 export interface RunMetrics {
@@ -31,14 +31,28 @@ export function median(values: number[]): number {
 
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
+/**
+ * One unmeasured run in `workspace` with `configDir`, answered at once: leaves behind what a
+ * second run finds (the extensions index cache), as on a machine where clew has run before.
+ */
+export async function warmUp(command: string[], workspace: string, configDir: string): Promise<void> {
+  const server = await startFakeAnthropic({ script: [reply().text("ready")] });
+  try {
+    const child = Bun.spawn(command, { cwd: workspace, env: clewEnv({ cwd: workspace, baseURL: server.url, configDir }), stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+    await child.exited;
+  } finally {
+    await server.close();
+  }
+}
+
 export async function measureRun(
   command: string[],
   workspace: string,
   script: ScriptStep[],
   expectedText: string,
+  configDir: string = tempDirectory("clew-bench-config-"),
 ): Promise<RunMetrics> {
   const server = await startFakeAnthropic({ script });
-  const configDir = tempDirectory("clew-bench-config-");
   const wrapped = TIME ? [TIME, "-f", "maxrss=%M", ...command] : command;
   const started = clock();
   const child = Bun.spawn(wrapped, {

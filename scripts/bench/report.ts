@@ -87,6 +87,16 @@ export function taskRows(task: string, clew: Summary, floor: Summary, extended: 
   return rows;
 }
 
+export const COLD_HEADER = ["| task | metric | clew | clew + extensions, cold | ratio |", "|---|---|---|---|---|"];
+
+/** The extensions' first run (no index cache yet), next to the bare workspace. */
+export function coldRows(task: string, clew: Summary, cold: Summary): string[] {
+  return ROWS.filter((row) => row.extensionsBudget).map((row) => {
+    const value = (x: number) => `${fmt(x)} ${row.unit}`;
+    return `| ${task} | ${row.label} | ${value(clew[row.key])} | ${value(cold[row.key])} | ${ratio(cold[row.key], clew[row.key])} |`;
+  });
+}
+
 export function binaryRows(platform: string, clewMB: number, floorMB: number, versionClewMs: number, versionFloorMs: number): string[] {
   return [
     `| all | binary size (${platform}) | ${fmt(clewMB)} MB | ${fmt(floorMB)} MB | ${ratio(clewMB, floorMB)} | ≤ 120 MB | ${verdict(clewMB <= 120)} | | | | | 373 MB |`,
