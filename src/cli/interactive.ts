@@ -18,10 +18,13 @@ import { completeInput } from "./prompt-input.ts";
 import { MODE_LABELS, Repl } from "./repl.ts";
 import { commandNames } from "./slash/index.ts";
 import { resumeCommand } from "./slash/resume.ts";
+import { isTerminal } from "./stdio.ts";
 import { plainControl, ttyControl, type TerminalControl } from "./terminal-control.ts";
 
 /** How long "press Ctrl+C again to exit" stays armed. */
 const EXIT_ARM_MS = 3000;
+/** How often the terminal is checked for a hang-up nobody was told about. */
+const TERMINAL_CHECK_MS = 1000;
 
 function processTerminal(): Terminal {
   const out = process.stdout;
@@ -95,6 +98,16 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     control = plainControl(input, print);
   }
 
+  // The terminal may go away at any moment, the session still opening included: before there is
+  // a session to close, exit at once; later `terminalGone` ends it properly. The watchdog catches a
+  // hang-up whose SIGHUP or end-of-input went unseen (a process left spinning on a dead terminal).
+  let terminalGone = (): void => process.exit(129);
+  const onSighup = (): void => terminalGone();
+  process.on("SIGHUP", onSighup);
+  const watchdog = keyboard ? setInterval(() => (isTerminal(0) ? undefined : terminalGone()), TERMINAL_CHECK_MS) : undefined;
+  watchdog?.unref();
+  if (tty) tty.onGone = () => terminalGone();
+
   // Raw mode from the start: keys typed while the session opens are kept as type-ahead.
   tty?.start();
   const session = new Repl({ env, version, options, theme, live, terminal: control });
@@ -110,12 +123,6 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
   if (resume) session.replay();
 
   if (tty) {
-    tty.onGone = () => {
-      session.exit();
-      session.interrupt();
-      // Writes to a vanished terminal may never complete; don't let cleanup hang.
-      setTimeout(() => process.exit(129), 2_000).unref();
-    };
     tty.onShiftTab = () => session.cycleMode();
     tty.busyKey = (key: Key): boolean => {
       if (key.kind !== "key") return false;
@@ -145,7 +152,14 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     else stop(130);
   };
   const onSigterm = (): void => stop(143);
-  const onSighup = (): void => {
+  let closingSince: number | undefined;
+  terminalGone = (): void => {
+    // Still here well after the first notice (the watchdog calls again): stop waiting for cleanup.
+    if (closingSince !== undefined) {
+      if (Date.now() - closingSince > 3_000) process.exit(129);
+      return;
+    }
+    closingSince = Date.now();
     stop(129);
     // The terminal is gone: writes to it may never complete, so don't let cleanup hang.
     setTimeout(() => process.exit(129), 2_000).unref();
@@ -156,7 +170,6 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
-  process.on("SIGHUP", onSighup);
   process.stdout.on("resize", onResize);
 
   try {
@@ -194,6 +207,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
     process.off("SIGHUP", onSighup);
+    if (watchdog) clearInterval(watchdog);
     process.stdout.off("resize", onResize);
     input.close();
     live.stop();
