@@ -104,17 +104,28 @@ const NOT_PLAIN = /^[-?:,[\]{}#&*!|>'"%@`.+\d]|: |\s#|:$|^(?:true|false|yes|no|o
  * reads as that very string. Anything else (quotes, lists, numbers, booleans, nesting, comments,
  * a repeated key) returns undefined and goes to gray-matter, which stays the authority.
  */
-export function simpleFrontmatter(block: string): Record<string, string> | undefined {
+/** `[a, b]` of plain items, as YAML reads it; undefined for anything else. */
+function plainList(value: string): string[] | undefined {
+  if (!value.startsWith("[") || !value.endsWith("]")) return undefined;
+  const inner = value.slice(1, -1).trim();
+  if (inner === "") return [];
+  const items = inner.split(",").map((item) => item.trim());
+  return items.every((item) => item !== "" && !NOT_PLAIN.test(item) && !/[[\]{}]/.test(item)) ? items : undefined;
+}
+
+export function simpleFrontmatter(block: string): Record<string, string | string[]> | undefined {
   const body = block.replace(/^---[ \t]*\r?\n/, "").replace(/\r?\n?---[ \t]*\r?\n?$/, "");
-  const data: Record<string, string> = {};
+  const data: Record<string, string | string[]> = {};
   for (const raw of body.split("\n")) {
     const line = raw.replace(/\r$/, "");
     if (line.trim() === "") continue;
     const match = SIMPLE_LINE.exec(line);
     const key = match?.[1];
     const value = match?.[2];
-    if (key === undefined || value === undefined || NOT_PLAIN.test(value) || Object.hasOwn(data, key)) return undefined;
-    data[key] = value;
+    if (key === undefined || value === undefined || Object.hasOwn(data, key)) return undefined;
+    const parsed = NOT_PLAIN.test(value) ? plainList(value) : value;
+    if (parsed === undefined) return undefined;
+    data[key] = parsed;
   }
   return data;
 }

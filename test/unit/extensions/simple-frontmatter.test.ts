@@ -43,12 +43,13 @@ describe("simpleFrontmatter", () => {
   });
 
   test("declines whatever YAML would read as something else", () => {
-    for (const value of ["true", "no", "On", "42", "1.5", "-x", "[a, b]", '"quoted"', "'q'", "a: b", "x #c", "~", "null", ".inf", "2024-01-01", "&anchor", "*ref", "!tag x", "|", ">"]) {
+    for (const value of ["true", "no", "On", "42", "1.5", "-x", "[a, 'b']", "[a] [b]", "[a, [b]]", '"quoted"', "'q'", "a: b", "x #c", "~", "null", ".inf", "2024-01-01", "&anchor", "*ref", "!tag x", "|", ">"]) {
       expect(simpleFrontmatter(`---\nkey: ${value}\n---\n`)).toBeUndefined();
     }
     expect(simpleFrontmatter("---\nname: a\n  nested: b\n---\n")).toBeUndefined();
     expect(simpleFrontmatter("---\nname: a\nname: b\n---\n")).toBeUndefined();
     expect(simpleFrontmatter("---\nname:\n---\n")).toBeUndefined();
+    expect(simpleFrontmatter("---\nargument-hint: [file, focus]\ntools: []\n---\n")).toEqual({ "argument-hint": ["file", "focus"], tools: [] });
     expect(simpleFrontmatter("---\nname: deploy\ndescription: Ship the app, then tell the team (staging first).\nallowed-tools: Read, Bash(git push *)\n---\n")).toEqual({
       name: "deploy",
       description: "Ship the app, then tell the team (staging first).",
