@@ -85,11 +85,12 @@ function command(index: number): string {
   ].join("\n");
 }
 
+// Hooks for tools and events the scripted tasks never reach: installed, so loaded, but unused.
 const SETTINGS = {
   hooks: {
-    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }],
-    PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "true", timeout: 10 }] }],
-    Stop: [{ hooks: [{ type: "command", command: "true" }] }],
+    PreToolUse: [{ matcher: "WebFetch|WebSearch", hooks: [{ type: "command", command: "true" }] }],
+    PostToolUse: [{ matcher: "NotebookEdit", hooks: [{ type: "command", command: "true", timeout: 10 }] }],
+    Notification: [{ hooks: [{ type: "command", command: "true" }] }],
   },
 };
 

@@ -152,8 +152,11 @@ export async function evaluate(rules: RuleSet, call: PermissionCall, context: Pe
  * out of their results (spec §4.4) — the gate cannot see what a directory search will open.
  */
 export function readDenied(rules: RuleSet, path: string, context: PermissionContext): boolean {
+  const denies = rules.deny.filter((rule) => rule.target.kind === "path" && rule.tool === "Read");
+  // Most sessions have no Read deny: then no file a search finds needs resolving at all.
+  if (denies.length === 0) return false;
   const forms: PathForms = { written: path, resolved: resolve(path), real: realpathDeep(resolve(path), context.realpath) };
-  return rules.deny.some((rule) => rule.target.kind === "path" && rule.tool === "Read" && pathMatchesAny(rule, forms, context));
+  return denies.some((rule) => pathMatchesAny(rule, forms, context));
 }
 
 /**

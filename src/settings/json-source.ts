@@ -4,8 +4,18 @@
  * doesn't; it runs in strict mode (comments and trailing commas are errors, as Claude Code
  * requires). The same library's error-tolerant mode recovers deny/ask rules from a broken file.
  */
-import { getLocation, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
 import { formatKeyPath, type PathSegment } from "./key-path.ts";
+
+type Jsonc = typeof import("jsonc-parser");
+let jsonc: Jsonc | undefined;
+
+/** Loaded only when a file has a problem to place, or is broken: a valid file never needs it. */
+function parser(): Jsonc {
+  // The ES module build: the UMD one (what a bare require resolves to) loads its parts dynamically.
+  jsonc ??= require("jsonc-parser/lib/esm/main.js") as Jsonc;
+  return jsonc;
+}
 
 export interface Position {
   line: number;
@@ -68,7 +78,7 @@ function stripBom(text: string): string {
 }
 
 function describe(text: string, error: ParseError): string {
-  const base = ERROR_TEXT[printParseErrorCode(error.error)] ?? "invalid JSON";
+  const base = ERROR_TEXT[parser().printParseErrorCode(error.error)] ?? "invalid JSON";
   const before = text.slice(0, error.offset).trimEnd();
   const closing = text[error.offset] === "}" || text[error.offset] === "]";
   if (closing && before.endsWith(",")) return "trailing commas are not allowed (settings files are strict JSON)";
@@ -95,15 +105,18 @@ function nodeAt(root: Node, path: readonly PathSegment[]): Node {
 /** Strict parse. An empty (whitespace-only) file counts as `{}`: an empty file says nothing. */
 export function parseStrictJson(raw: string): ParseOutcome {
   const text = stripBom(raw);
-  const starts = lineStarts(text);
   if (text.trim() === "") return { ok: true, json: { value: {}, locate: () => undefined } };
+  // The common case, a valid file: JSON.parse alone, and positions only if a problem needs one.
+  const fast = parseValid(text);
+  if (fast) return { ok: true, json: fast };
+  const starts = lineStarts(text);
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const tree = parser().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (first || !tree) {
     const offset = first?.offset ?? 0;
     const message = first ? describe(text, first) : "invalid JSON";
-    const location = getLocation(text, offset);
+    const location = parser().getLocation(text, offset);
     // At a property name the location ends with the (unknown) key being read, and after a
     // trailing comma with the element that never came: name the enclosing key instead.
     const dangling = location.isAtPropertyKey || (message.startsWith("trailing") && typeof location.path.at(-1) === "number");
@@ -122,6 +135,23 @@ export function parseStrictJson(raw: string): ParseOutcome {
   return { ok: true, json: { value, locate: (path) => positionOf(starts, nodeAt(tree, path).offset) } };
 }
 
+function parseValid(text: string): ParsedJson | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  let located: { starts: number[]; tree: Node | undefined } | undefined;
+  return {
+    value,
+    locate: (path) => {
+      located ??= { starts: lineStarts(text), tree: parser().parseTree(text, [], { disallowComments: true, allowTrailingComma: false }) };
+      return located.tree ? positionOf(located.starts, nodeAt(located.tree, path).offset) : undefined;
+    },
+  };
+}
+
 export interface RecoveredRules {
   deny: string[];
   ask: string[];
@@ -136,7 +166,7 @@ export interface RecoveredRules {
  */
 export function recoverRestrictiveRules(raw: string): RecoveredRules {
   const recovered: RecoveredRules = { deny: [], ask: [], allow: [] };
-  const tree = parseTree(stripBom(raw), [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const tree = parser().parseTree(stripBom(raw), [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   if (tree?.type !== "object") return recovered;
   for (const property of tree.children ?? []) {
     const [key, section] = property.children ?? [];

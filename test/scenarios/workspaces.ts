@@ -44,7 +44,7 @@ export const DONE = "Fixed: add() subtracted instead of adding; both tests pass 
 export function fixScript(dir: string): ScriptStep[] {
   const mathFile = join(dir, "src/math.ts");
   return [
-    reply().text("I'll find the function under test.").toolUse("Grep", { pattern: "export function add", output_mode: "files_with_matches" }),
+    reply().text("I'll find the function under test.").toolUse("Grep", { pattern: "export function add", path: join(dir, "src"), output_mode: "files_with_matches" }),
     (request) =>
       toolResults(request)[0]?.text.includes(mathFile)
         ? reply().toolUse("Read", { file_path: mathFile })
