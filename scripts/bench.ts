@@ -3,7 +3,7 @@
 // extensions installed (skills, agents, commands, hooks the task never uses). Medians are printed
 // with the clew/floor ratio, each target and whether it is met, and the cost of the extensions.
 // BENCH_OUT (default dist/) is where the two binaries are built, so parallel work never shares one.
-import { statSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DONE, failingTestWorkspace, fixScript } from "../test/scenarios/workspaces.ts";
 import { READ_GREP_ANSWER, readGrepScript, readGrepWorkspace } from "../test/scenarios/read-grep-task.ts";
@@ -82,3 +82,45 @@ for (const line of [...COLD_HEADER, ...cold]) console.log(line);
 const graph = await startupGraph(root);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 console.log(`\nCode \`clew -p\` loads before its first request (minified, static imports from cli/print.ts): ${kb(graph.bytes)}; largest: ${graph.largest.map((part) => `${part.name} ${kb(part.bytes)}`).join(", ")}.`);
+
+// Skills at scale (issue targets): the first request with 100 skills installed (index cache warm)
+// against the same workspace without them, what each skill adds to the fixed prefix, and the
+// discovery of the corpus replicated to 3,000 skills and 500 commands.
+function installSkills(dir: string, count: number): string {
+  for (let i = 0; i < count; i++) {
+    const name = `skill-${String(i).padStart(3, "0")}`;
+    const text = `---\nname: ${name}\ndescription: Handles the ${name} part of the project's workflow, for changes that touch area ${i} of the code base\n---\n\nSteps for ${name}.\n`;
+    const path = join(dir, ".claude", "skills", name);
+    mkdirSync(path, { recursive: true });
+    writeFileSync(join(path, "SKILL.md"), text);
+  }
+  return dir;
+}
+
+const SKILL_COUNT = 100;
+const scale: Record<"bare" | "skills", RunMetrics[]> = { bare: [], skills: [] };
+for (let i = 0; i < RUNS; i++) {
+  for (const variant of ["bare", "skills"] as const) {
+    const dir = failingTestWorkspace();
+    if (variant === "skills") installSkills(dir, SKILL_COUNT);
+    const configDir = tempDirectory("clew-bench-config-");
+    if (variant === "skills") await warmUp(clewCommand("fix the task"), dir, configDir);
+    scale[variant].push(await measureRun(clewCommand("fix the task"), dir, fixScript(dir), DONE, configDir));
+  }
+}
+const bare = summarize(scale.bare);
+const withSkills = summarize(scale.skills);
+const ratio = withSkills.firstRequestMs / bare.firstRequestMs;
+const perSkill = (withSkills.prefixTokens - bare.prefixTokens) / SKILL_COUNT;
+console.log(`\nSkills at scale (fix-a-test, ${RUNS} runs, medians):\n`);
+console.log("| metric | without skills | with 100 skills | ratio | target | verdict |");
+console.log("|---|---|---|---|---|---|");
+console.log(`| start → first request | ${bare.firstRequestMs.toFixed(1)} ms | ${withSkills.firstRequestMs.toFixed(1)} ms | ${ratio.toFixed(2)}× | ≤ 1.10× | ${ratio <= 1.1 ? "pass" : "**FAIL**"} |`);
+console.log(`| peak RSS | ${bare.peakRssMiB.toFixed(1)} MiB | ${withSkills.peakRssMiB.toFixed(1)} MiB | ${(withSkills.peakRssMiB / bare.peakRssMiB).toFixed(2)}× | — | |`);
+console.log(`| fixed prefix | ${bare.prefixTokens} tok | ${withSkills.prefixTokens} tok | ${perSkill.toFixed(1)} tok per skill | one short line each | ${perSkill <= 40 ? "pass" : "**FAIL**"} |`);
+
+const discovery = Bun.spawnSync(["bun", join(root, "scripts/bench/extensions.ts"), "--runs", String(RUNS)], { cwd: root, stdout: "pipe", stderr: "inherit" });
+const discoveryLines = discovery.stdout.toString().trim().split("\n").filter((line) => /extensions:|cold|warm/.test(line));
+const warmMedian = Number(/warm \(index cache, every file stat\): median ([\d.]+) ms/.exec(discoveryLines.join("\n"))?.[1] ?? Number.NaN);
+console.log(`\nDiscovery of the corpus replicated (target: warm ≤ 30 ms — ${warmMedian <= 30 ? "pass" : "**FAIL**"}):\n`);
+for (const line of discoveryLines) console.log(`    ${line.trim()}`);

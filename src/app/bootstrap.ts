@@ -142,13 +142,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     spillDir,
     skills: {
       load: async (name, args, signal) => {
-        const resolved = extensions.registry.resolveInvocation(name, "model");
+        const resolved = invocations?.registry.resolveInvocation(name, "model");
+        if (!invocations || !resolved) return { ok: false, message: `No skill named ${name} exists in this session.` };
         if (!resolved.ok) return { ok: false, message: resolved.message };
         return renderItem(invocations, resolved.item, args, signal);
       },
     },
   };
-  const invocations: InvocationDeps = {
+  const invocations: InvocationDeps | undefined = extensions.registry && {
     registry: extensions.registry,
     gate: permissions.gate,
     toolSession,
@@ -167,7 +168,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const hookSink: HookSink = { emit: undefined };
-  const skillHooks = extensions.registry.invocables.some((item) => item.hooks !== undefined);
+  const skillHooks = extensions.registry?.invocables.some((item) => item.hooks !== undefined) === true;
   const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
     loaded,
     toolSession,
@@ -273,7 +274,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, invocations },
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}) },
     messages,
   );
 }

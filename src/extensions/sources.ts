@@ -153,3 +153,8 @@ export function pluginSource(input: PluginSourceInput): ComponentSource {
     ...(input.immutable ? { immutable: true } : {}),
   };
 }
+
+/** Whether any folder of any source exists: without one there is nothing to load or cache. */
+export function anyFolderExists(sources: readonly ComponentSource[]): boolean {
+  return sources.some((source) => [...source.skills, ...source.commands, ...source.agents].some(isDirectory));
+}
