@@ -39,6 +39,7 @@ export type { SessionOptions };
 const TOOL_CEILING_MARGIN_MS = 60_000;
 const MAX_RESULT_CHARS = 100_000;
 const IDLE_TIMEOUT_MS = 90_000;
+const GC_EVERY_REQUESTS = 6;
 
 function isGitRepo(dir: string): boolean {
   for (let current = dir; ; current = dirname(current)) {
@@ -212,6 +213,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     },
     () => loopDeps,
   );
+  let requestCount = 0;
   const loopDeps: LoopDeps = {
     stream,
     tools: {
@@ -229,12 +231,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
     },
     prepare: withMessageBreakpoints,
-    beforeRequest: hooks
-      ? async (state, usage, emit, signal) => {
-          (await import("./session-hooks.ts")).deliverAsyncResults(hooks, (text) => context.queue(text));
-          await context.beforeRequest(state, usage, emit, signal);
-        }
-      : context.beforeRequest,
+    beforeRequest: async (state, usage, emit, signal) => {
+      // Every request leaves a full copy of the history behind as JSON; collecting it every few
+      // requests keeps a long session's peak memory near what is live (30 steps: 65 → 62 MiB, no
+      // measurable cost per step; every request: 60 MiB but +0.9 ms per step).
+      if (++requestCount % GC_EVERY_REQUESTS === 0) Bun.gc(false);
+      if (hooks) (await import("./session-hooks.ts")).deliverAsyncResults(hooks, (text) => context.queue(text));
+      await context.beforeRequest(state, usage, emit, signal);
+    },
     limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3, ...(env.stopHookBlockCap !== undefined ? { stopHookBlockCap: env.stopHookBlockCap } : {}) },
     now: () => performance.now(),
     ...(hooks ? { hooks } : {}),

@@ -7,7 +7,6 @@
  */
 import { basename, isAbsolute, resolve } from "node:path";
 import { matchCommandPattern } from "./bash-rules.ts";
-import { evaluateShell } from "./bash-eval.ts";
 import { escapePathPattern, globMayMatch, insideWorkingDirs, pathMatchesAll, pathMatchesAny, realpathDeep, type PathForms } from "./path-rules.ts";
 import { protectedReason } from "./protected-paths.ts";
 import * as say from "./reasons.ts";
@@ -143,7 +142,8 @@ function decideTool(rules: RuleSet, normalised: PermissionCall, forms: PathForms
 /** Decides one tool call. Asks become denials in dontAsk mode. */
 export async function evaluate(rules: RuleSet, call: PermissionCall, context: PermissionContext): Promise<PermissionEvaluation> {
   const tool = canonicalToolName(call.toolName);
-  const result = SHELL_TOOLS.has(tool) ? await evaluateShell(rules, call, context) : evaluateTool(rules, call, context);
+  // The shell gate (parser, read classification) loads with the first command, not at start-up.
+  const result = SHELL_TOOLS.has(tool) ? await (await import("./bash-eval.ts")).evaluateShell(rules, call, context) : evaluateTool(rules, call, context);
   return result.behavior === "ask" && context.mode === "dontAsk" ? say.dontAskDenied(result) : result;
 }
 
