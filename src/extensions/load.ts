@@ -4,7 +4,6 @@
  * One bad file or folder never stops the others; everything wrong ends up in `problems`.
  */
 import { IndexCache } from "./index-cache.ts";
-import { parseComponentFile } from "./parse-file.ts";
 import { placeAgent, placeInvocable } from "./place.ts";
 import { ExtensionRegistry, type LoadedSource } from "./registry.ts";
 import { scanSource } from "./scan.ts";
@@ -27,7 +26,8 @@ export async function loadSource(source: ComponentSource, cacheDir: string | und
   const agents: AgentDefinition[] = [];
   const problems = [...scan.problems];
   for (const entry of scan.entries) {
-    const file = cache.lookup(entry) ?? cache.store(entry, await parseComponentFile(entry, source));
+    // Parsing code (frontmatter, field readers) loads only when some file is not in the cache.
+    const file = cache.lookup(entry) ?? cache.store(entry, await (await import("./parse-file.ts")).parseComponentFile(entry, source));
     const itemProblems = file.p ?? [];
     if (file.k === "unreadable") problems.push(...itemProblems);
     else if (file.k === "agent") {

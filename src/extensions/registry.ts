@@ -7,7 +7,6 @@
  * user > plugin. Plugin items never clash with local ones: their names carry the plugin prefix.
  */
 import { readFile } from "node:fs/promises";
-import { splitFrontmatter } from "./frontmatter.ts";
 import type { AgentDefinition, ComponentSource, ExtensionProblem, Invocable, SourceScope } from "./types.ts";
 
 export interface LoadedSource {
@@ -230,7 +229,7 @@ export class ExtensionRegistry {
       const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : String(error);
       return { ok: false, problem: { code: "unreadable", severity: "error", file: item.file, message: `cannot read this file any more (${code}); restore it or restart clew to drop "${item.name}".` } };
     }
-    const split = splitFrontmatter(text);
+    const split = (await import("./frontmatter.ts")).splitFrontmatter(text);
     return { ok: true, body: text.slice(split.bodyOffset).replace(/^(?:[ \t]*\r?\n)+/, "") };
   }
 
