@@ -7,7 +7,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lastUserReminders, lastUserText, reply, startFakeAnthropic, toolResults, type FakeServer, type RecordedRequest, type ScriptStep } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
-import { requestAt } from "../helpers/scenario.ts";
+import { onlyTranscript, requestAt } from "../helpers/scenario.ts";
 import { writeWorkspace } from "./workspaces.ts";
 
 let server: FakeServer | undefined;
@@ -177,6 +177,29 @@ describe("scenario: hooks", () => {
     const [sent] = toolResults(requestAt(fake, 1));
     expect(sent?.isError).toBe(true);
     expect(sent?.text).toContain("denied by the deny rule Bash(curl *)");
+  });
+
+  test("SessionStart can export variables through CLAUDE_ENV_FILE for later Bash calls; runs are in the transcript and stream-json", async () => {
+    const space = setup([{ event: "SessionStart", script: 'echo "export DEPLOY_TARGET=staging-eu" >> "$CLAUDE_ENV_FILE"' }]);
+    const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Bash", { command: "echo target=$DEPLOY_TARGET" }), reply().text("ok")] }));
+    const result = await runClew(["-p", "where?", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash(echo *)"], { cwd: space.dir, baseURL: fake.url, configDir: space.configDir });
+    expect(result.code).toBe(0);
+    expect(toolResults(requestAt(fake, 1))[0]?.text).toContain("target=staging-eu");
+    const transcript = readFileSync(onlyTranscript(space.configDir), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(transcript.find((record) => record.subtype === "hook")).toMatchObject({ type: "system", subtype: "hook", event: "SessionStart", exitCode: 0, outcome: "success" });
+  });
+
+  test("stream-json carries hook_started and hook_response frames for hooks that run during the turn", async () => {
+    const space = setup([{ event: "PostToolUse", matcher: "Read", script: "echo checked >&2; exit 0" }]);
+    const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Read", { file_path: join(space.dir, "keep.txt") }), reply().text("ok")] }));
+    const result = await runClew(["-p", "read", "--output-format", "stream-json", "--verbose"], { cwd: space.dir, baseURL: fake.url, configDir: space.configDir });
+    expect(result.code).toBe(0);
+    const frames = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const started = frames.find((frame) => frame.subtype === "hook_started");
+    const response = frames.find((frame) => frame.subtype === "hook_response");
+    expect(started).toMatchObject({ type: "system", hook_name: "PostToolUse:Read", hook_event: "PostToolUse" });
+    expect(response).toMatchObject({ type: "system", hook_name: "PostToolUse:Read", hook_event: "PostToolUse", exit_code: 0, stderr: "checked\n" });
+    expect(frames.indexOf(started ?? {})).toBeLessThan(frames.indexOf(response ?? {}));
   });
 
   test("SessionStart output is in the first request", async () => {
