@@ -30,6 +30,7 @@ import type { SessionOptions } from "./session-options.ts";
 import { Session, type SessionInfo } from "./session.ts";
 import { loadSessionExtensions } from "./extensions-setup.ts";
 import { renderItem, type InvocationDeps } from "./invocations.ts";
+import { combineWatchers, NestedSkillWatcher } from "./nested-skills.ts";
 import type { HookSink } from "./session-hooks.ts";
 import { builtinTools, selectTools, toApiTool } from "./tool-set.ts";
 
@@ -103,13 +104,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
   const windowTokens = env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
+  const extensionsCache = join(env.configDir, "cache", "extensions");
   const extensions = await loadSessionExtensions({
     cwd: env.cwd,
     projectRoot: findRepoRoot(env.cwd),
     userDir: env.configDir,
     managedDirs: env.managedSettingsDirs,
     addDirs: settings.permissions.additionalDirectories.map((dir) => resolve(env.cwd, dir)),
-    cacheDir: join(env.configDir, "cache", "extensions"),
+    cacheDir: extensionsCache,
     budgetChars: Math.max(8_000, Math.floor(windowTokens * 0.04)),
   });
   for (const problem of extensions.problems) if (problem.severity === "error") options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
@@ -209,7 +211,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       transcriptPath: () => (options.persist ? path : undefined),
       now,
       zone: { TZ: env.childEnv.TZ, TZDIR: env.childEnv.TZDIR },
-      nested: instructions.watcher,
+      nested: combineWatchers([instructions.watcher, invocations ? new NestedSkillWatcher(invocations, env.cwd, extensionsCache) : undefined]),
     },
     () => loopDeps,
   );

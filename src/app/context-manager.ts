@@ -13,7 +13,7 @@ import type { ContentBlockParam, MessageParam, TokenUsage } from "../model/types
 import type { FileTracker } from "../tools/shared/file-tracker.ts";
 import { systemNote } from "../util/system-note.ts";
 import type { ZoneEnv } from "../context/utc-offset.ts";
-import type { NestedInstructionWatcher } from "./instruction-context.ts";
+import type { ContextWatcher } from "./nested-skills.ts";
 
 export interface ContextOptions {
   /** Tokens the model's context holds (CLEW_CONTEXT_WINDOW or the model's own). */
@@ -26,8 +26,8 @@ export interface ContextOptions {
   now: () => Date;
   /** TZ/TZDIR as the process received them, for today's date. */
   zone?: ZoneEnv;
-  /** Instruction files of subdirectories the model has read into. */
-  nested?: NestedInstructionWatcher;
+  /** What the model's reads into subdirectories bring in: their instruction files, skills and commands. */
+  nested?: ContextWatcher;
 }
 
 const KEEP_MESSAGES = 6;

@@ -136,4 +136,22 @@ describe("scenario: skills and custom commands", () => {
     expect(trusted.result.code).toBe(0);
     expect(JSON.stringify(requestAt(trusted.fake, 1).body.messages)).toContain("SKILL-HOOK-RAN");
   });
+
+  test("a nested folder's skills load when the model first reads a file there, announced in a reminder, callable after", async () => {
+    const dir = workspace();
+    await Bun.write(join(dir, "apps/web/package.json"), '{ "name": "web" }\n');
+    await Bun.write(join(dir, "apps/web/.claude/skills/web-deploy/SKILL.md"), "---\nname: web-deploy\ndescription: Deploys the web app\n---\nNESTED-SKILL-BODY\n");
+    const script = [
+      reply().toolUse("Read", { file_path: join(dir, "apps/web/package.json") }),
+      reply().toolUse("Skill", { skill: "web-deploy" }),
+      reply().text("deployed"),
+    ];
+    const { fake, result } = await run(dir, script, "deploy the web app", ["--allowedTools", "Skill"]);
+    expect(result.code).toBe(0);
+    expect(systemText(requestAt(fake, 0))).not.toContain("web-deploy");
+    expect(JSON.stringify(requestAt(fake, 1).body.messages)).toContain("- web-deploy: Deploys the web app");
+    expect(toolResults(requestAt(fake, 2))[0]?.text).toContain("NESTED-SKILL-BODY");
+    // The cached system prompt is the same as before the nested skills arrived.
+    expect(systemText(requestAt(fake, 2))).toBe(systemText(requestAt(fake, 0)));
+  });
 });
