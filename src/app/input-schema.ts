@@ -4,7 +4,7 @@
  * tools that come from elsewhere.
  */
 import type { ApiTool } from "../model/types.ts";
-import { loadZod } from "../tools/shared/lazy-schema.ts";
+import { loadZod } from "../util/lazy-schema.ts";
 import type { AnyTool } from "../tools/types.ts";
 
 export type InputSchema = ApiTool["input_schema"];

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { lazySchema } from "./shared/lazy-schema.ts";
+import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import type { ShellJobs, ShellJobStatus } from "./shared/shell-jobs.ts";
 import { defineTool, type ToolOutput } from "./types.ts";

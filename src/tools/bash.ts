@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
-import { lazySchema } from "./shared/lazy-schema.ts";
+import { lazySchema } from "../util/lazy-schema.ts";
 import { errorMessage, ToolError } from "../util/errors.ts";
 import { runShell, type RunResult } from "./shared/shell.ts";
 import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";

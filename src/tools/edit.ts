@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { z } from "zod";
-import { lazySchema } from "./shared/lazy-schema.ts";
+import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { checkBeforeChange, rememberWritten } from "./shared/freshness.ts";

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
-import { lazySchema } from "./shared/lazy-schema.ts";
+import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { newestFirst } from "./shared/newest-first.ts";
 import { VCS_DIRS, walkFiles } from "./shared/ignore-walk.ts";

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { z } from "zod";
-import { lazySchema } from "./shared/lazy-schema.ts";
+import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { DEFAULT_HEAD_LIMIT, formatGrep } from "./shared/grep-format.ts";
 import { grepSmallTree, grepWithJs } from "./shared/grep-js.ts";

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
 import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { z } from "zod";
-import { lazySchema } from "./shared/lazy-schema.ts";
+import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { rememberStat } from "./shared/freshness.ts";
 import { looksBinary, sniffImage, SNIFF_BYTES, type ImageMediaType } from "./shared/file-sniff.ts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { lazySchema } from "./shared/lazy-schema.ts";
+import { lazySchema } from "../util/lazy-schema.ts";
 import { defineTool, type TodoItem, type ToolOutput } from "./types.ts";
 import description from "./todo-write.md" with { type: "text" };
 

@@ -122,10 +122,10 @@ describe("architecture", () => {
     for (const boundary of LAZY_BOUNDARIES) expect(files.map((file) => relative(SRC, file))).toContain(boundary);
   });
 
-  test("zod is evaluated on first use: no static import of it outside the two zod-runtime modules, which only require() reaches", () => {
+  test("zod is evaluated on first use: no static import of it outside util/zod-runtime.ts, which only require() reaches", () => {
     // Start-up builds no schema: tool JSON Schemas come from a build-time macro and settings keys
-    // are checked key by key, each built on first use (see tools/shared/lazy-schema.ts).
-    const runtimes = new Set(["tools/shared/zod-runtime.ts", "settings/schema/zod-runtime.ts"]);
+    // are checked key by key, each built on first use (see util/lazy-schema.ts).
+    const runtimes = new Set(["util/zod-runtime.ts"]);
     const offenders = files.flatMap((file) => {
       const name = relative(SRC, file);
       if (runtimes.has(name)) return [];

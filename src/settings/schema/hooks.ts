@@ -4,7 +4,7 @@
  * kept (community files carry `description`, `enabled`, …).
  */
 import type { z } from "zod";
-import { lazySchema, type ZodApi } from "./lazy.ts";
+import { lazySchema, type ZodApi } from "../../util/lazy-schema.ts";
 
 /** Events Claude Code defines (hooks.md §2). Other names are kept but reported, never run. */
 export const HOOK_EVENTS: readonly string[] = [

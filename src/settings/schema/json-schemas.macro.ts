@@ -2,7 +2,7 @@
  * Imported `with { type: "macro" }` by validate.ts: at build time, the JSON Schema zod derives from
  * each typed settings key, so the shipped binary can tell a certainly valid file without zod.
  */
-import { loadZod } from "./lazy.ts";
+import { loadZod } from "../../util/lazy-schema.ts";
 import { SETTINGS_KEYS, settingsKeySchema } from "./settings.ts";
 import type { JsonSchema } from "./certainly-valid.ts";
 

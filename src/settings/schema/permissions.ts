@@ -4,7 +4,7 @@
  * looking odd).
  */
 import type { z } from "zod";
-import { lazySchema } from "./lazy.ts";
+import { lazySchema } from "../../util/lazy-schema.ts";
 
 /** Every value Claude Code accepts for `defaultMode` (`manual` is an alias of `default`). */
 export const DEFAULT_MODE_VALUES = ["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"] as const;

@@ -1,6 +1,6 @@
 /** `enabledPlugins` and `extraKnownMarketplaces` (marketplaces.md §8). */
 import type { z } from "zod";
-import { lazySchema } from "./lazy.ts";
+import { lazySchema } from "../../util/lazy-schema.ts";
 
 export const marketplaceSourceSchema = lazySchema((z) => {
   const gitish = { ref: z.string().optional(), path: z.string().optional(), skipLfs: z.boolean().optional() };

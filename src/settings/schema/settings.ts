@@ -8,7 +8,7 @@
  */
 import type { z } from "zod";
 import { hooksSchema } from "./hooks.ts";
-import { loadZod, type ZodApi } from "./lazy.ts";
+import { loadZod, type ZodApi } from "../../util/lazy-schema.ts";
 import { permissionsSchema } from "./permissions.ts";
 import { enabledPluginsSchema, extraKnownMarketplacesSchema } from "./plugins.ts";
 

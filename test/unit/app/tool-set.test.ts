@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { inputJsonSchema } from "../../../src/app/input-schema.ts";
 import { builtinTools, selectTools, toApiTool } from "../../../src/app/tool-set.ts";
 import { defineTool } from "../../../src/tools/types.ts";
-import { lazySchema } from "../../../src/tools/shared/lazy-schema.ts";
+import { lazySchema } from "../../../src/util/lazy-schema.ts";
 
 describe("tool API definitions", () => {
   test("every built-in's precomputed input_schema equals the one derived from its zod schema now", () => {
