@@ -114,8 +114,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     cacheDir: extensionsCache,
     budgetChars: Math.max(8_000, Math.floor(windowTokens * 0.04)),
   });
-  for (const problem of extensions.problems) if (problem.severity === "error") options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
-  if (extensions.modelInvocable.length === 0) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
+  for (const problem of extensions.errors) options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
+  if (extensions.modelInvocable === 0) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
   const permissions = setUpPermissions({
     settings: loaded,
     flagMode: options.permissionMode,
@@ -145,7 +145,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     spillDir,
     skills: {
       load: async (name, args, signal) => {
-        const resolved = invocations?.registry.resolveInvocation(name, "model");
+        const resolved = (await invocations?.registry.get())?.resolveInvocation(name, "model");
         if (!invocations || !resolved) return { ok: false, message: `No skill named ${name} exists in this session.` };
         if (!resolved.ok) return { ok: false, message: resolved.message };
         return renderItem(invocations, resolved.item, args, signal);
@@ -171,7 +171,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const hookSink: HookSink = { emit: undefined };
-  const skillHooks = extensions.registry?.invocables.some((item) => item.hooks !== undefined) === true;
+  const skillHooks = extensions.withHooks;
   const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
     loaded,
     toolSession,

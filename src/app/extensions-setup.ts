@@ -1,20 +1,50 @@
 /**
  * The session's skills, commands and agents: one registry loaded from the component sources
- * (user, project up to the repository root, `--add-dir`; plugins add more), from the index cache
- * when nothing changed, and the one-line-per-skill catalogue the model sees. A session whose
- * folders hold none pays for a few directory reads.
+ * (user, project up to the repository root, `--add-dir`; plugins add more), and the catalogue the
+ * model sees. A session whose folders hold none pays for a few directory checks; one whose files
+ * did not change since last time reads a start-up summary and builds the registry only when
+ * something is invoked, listed or completed.
  */
-import type { ExtensionProblem, ExtensionRegistry, Invocable } from "../extensions/index.ts";
+import type { ExtensionProblem, ExtensionRegistry } from "../extensions/index.ts";
 import { anyFolderExists, discoverSources } from "../extensions/sources.ts";
+import type { ComponentSource } from "../extensions/types.ts";
+
+/** The registry, built on first use (or already built); replaced when nested folders add to it. */
+export class LazyRegistry {
+  private promise: Promise<ExtensionRegistry> | undefined;
+  private value: ExtensionRegistry | undefined;
+
+  constructor(private readonly build: () => Promise<ExtensionRegistry>, built?: ExtensionRegistry) {
+    if (built) this.replace(built);
+  }
+
+  get(): Promise<ExtensionRegistry> {
+    this.promise ??= this.build().then((registry) => (this.value ??= registry));
+    return this.promise;
+  }
+
+  /** The registry if it has been built (for synchronous readers: completion, /help). */
+  peek(): ExtensionRegistry | undefined {
+    return this.value;
+  }
+
+  replace(registry: ExtensionRegistry): void {
+    this.value = registry;
+    this.promise = Promise.resolve(registry);
+  }
+}
 
 export interface SessionExtensions {
   /** Undefined when no skills, commands or agents folder exists anywhere. */
-  registry: ExtensionRegistry | undefined;
-  /** The skills the model may call through the Skill tool. */
-  modelInvocable: readonly Invocable[];
+  registry: LazyRegistry | undefined;
+  /** How many skills and commands the model may call through the Skill tool. */
+  modelInvocable: number;
   /** The catalogue for the system prompt (empty when there is nothing to list). */
   catalogue: string;
-  problems: readonly ExtensionProblem[];
+  /** Some item carries frontmatter hooks. */
+  withHooks: boolean;
+  /** Problems to report at start-up (errors). */
+  errors: readonly ExtensionProblem[];
 }
 
 export interface ExtensionsInput {
@@ -32,6 +62,23 @@ export interface ExtensionsInput {
 const CATALOGUE_HEADER =
   "# Skills\nSkills are instructions for particular tasks. When a task matches one, load it with the Skill tool (skill: its name) before you start; load only the skills the task needs.";
 
+const withHeader = (catalogue: string): string => (catalogue ? `${CATALOGUE_HEADER}\n${catalogue}` : "");
+
+async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsInput): Promise<{ registry: ExtensionRegistry; summary: { catalogue: string; modelInvocable: number; withHooks: boolean; errors: ExtensionProblem[] } }> {
+  const [{ loadExtensions }, { skillCatalogue }] = await Promise.all([import("../extensions/load.ts"), import("../extensions/catalogue.ts")]);
+  const registry = await loadExtensions({ sources, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) });
+  const modelInvocable = registry.invocables.filter((item) => item.modelInvocable);
+  return {
+    registry,
+    summary: {
+      catalogue: modelInvocable.length > 0 ? skillCatalogue(modelInvocable, { budgetChars: input.budgetChars }) : "",
+      modelInvocable: modelInvocable.length,
+      withHooks: registry.invocables.some((item) => item.hooks !== undefined),
+      errors: registry.problems.filter((problem) => problem.severity === "error"),
+    },
+  };
+}
+
 export async function loadSessionExtensions(input: ExtensionsInput): Promise<SessionExtensions> {
   const sources = discoverSources({
     cwd: input.cwd,
@@ -41,11 +88,16 @@ export async function loadSessionExtensions(input: ExtensionsInput): Promise<Ses
     ...(input.projectRoot ? { projectRoot: input.projectRoot } : {}),
   });
   // Most sessions have no extension folder at all: then the layer is not even loaded.
-  if (!anyFolderExists(sources)) return { registry: undefined, modelInvocable: [], catalogue: "", problems: [] };
-  // Only what start-up needs: rendering and slash parsing load when something is invoked.
-  const [{ loadExtensions }, { skillCatalogue }] = await Promise.all([import("../extensions/load.ts"), import("../extensions/catalogue.ts")]);
-  const registry = await loadExtensions({ sources, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) });
-  const modelInvocable = registry.invocables.filter((item) => item.modelInvocable);
-  const listing = modelInvocable.length > 0 ? skillCatalogue(modelInvocable, { budgetChars: input.budgetChars }) : "";
-  return { registry, modelInvocable, catalogue: listing ? `${CATALOGUE_HEADER}\n${listing}` : "", problems: registry.problems };
+  if (!anyFolderExists(sources)) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [] };
+  const build = async () => (await fullLoad(sources, input)).registry;
+  if (input.cacheDir) {
+    const { cachedSummary, saveSummary } = await import("../extensions/summary.ts");
+    const { summary } = cachedSummary(sources, input.cacheDir, input.budgetChars);
+    if (summary) return { registry: new LazyRegistry(build), ...summary, catalogue: withHeader(summary.catalogue) };
+    const loaded = await fullLoad(sources, input);
+    await saveSummary(sources, input.cacheDir, input.budgetChars, loaded.summary);
+    return { registry: new LazyRegistry(build, loaded.registry), ...loaded.summary, catalogue: withHeader(loaded.summary.catalogue) };
+  }
+  const loaded = await fullLoad(sources, input);
+  return { registry: new LazyRegistry(build, loaded.registry), ...loaded.summary, catalogue: withHeader(loaded.summary.catalogue) };
 }

@@ -6,12 +6,13 @@
  * allowed.
  */
 import { resolve } from "node:path";
-import type { ExtensionRegistry, FileOutcome, Invocable, RenderPort, ShellOutcome } from "../extensions/index.ts";
+import type { FileOutcome, Invocable, RenderPort, ShellOutcome } from "../extensions/index.ts";
 import type { PermissionGate } from "../permissions/gate.ts";
 import type { ToolSession } from "../tools/types.ts";
+import type { LazyRegistry } from "./extensions-setup.ts";
 
 export interface InvocationDeps {
-  registry: ExtensionRegistry;
+  registry: LazyRegistry;
   gate: PermissionGate;
   toolSession: ToolSession;
   sessionId: string;
@@ -57,7 +58,7 @@ function renderPort(deps: InvocationDeps, signal: AbortSignal): RenderPort {
 /** The item rendered with `args`; its `allowed-tools` are granted until the user's next message. */
 export async function renderItem(deps: InvocationDeps, item: Invocable, args: string, signal: AbortSignal): Promise<Rendered> {
   const { grantedRules, renderInvocation, skillMessage } = await import("../extensions/index.ts");
-  const body = await deps.registry.loadBody(item);
+  const body = await (await deps.registry.get()).loadBody(item);
   if (!body.ok) return { ok: false, message: body.problem.message };
   const vars = {
     sessionId: deps.sessionId,

@@ -46,9 +46,11 @@ export class NestedSkillWatcher implements ContextWatcher {
     const { loadNested, nestedSources, listingDescription } = await import("../extensions/index.ts");
     const sources = nestedSources(this.cwd, path);
     if (sources.length === 0) return undefined;
-    const before = new Set(this.deps.registry.invocables.map((item) => item.id));
-    this.deps.registry = await loadNested(this.deps.registry, sources, this.cacheDir);
-    const added = this.deps.registry.invocables.filter((item) => !before.has(item.id) && item.modelInvocable);
+    const current = await this.deps.registry.get();
+    const before = new Set(current.invocables.map((item) => item.id));
+    const next = await loadNested(current, sources, this.cacheDir);
+    this.deps.registry.replace(next);
+    const added = next.invocables.filter((item) => !before.has(item.id) && item.modelInvocable);
     if (added.length === 0) return undefined;
     const lines = added.map((item) => `- ${item.name}: ${listingDescription(item, 300)}`);
     return `More skills are available through the Skill tool, from the folders of ${sources.map((source) => source.qualifier ?? source.root).join(", ")}:\n${lines.join("\n")}`;

@@ -125,9 +125,17 @@ export class Session {
     return { file: addLocalAllowRule(this.info.cwd, rule).file };
   }
 
+  /** Interactive sessions build the extension registry right away, in the background, for Tab. */
+  warmExtensions(): void {
+    void this.services.invocations?.registry.get();
+  }
+
   /** Skills and commands the user can type (`/name`), for completion and `/help`. */
   userInvocables(): Array<{ name: string; description: string; argumentHint?: string }> {
-    const registry = this.services.invocations?.registry;
+    const lazy = this.services.invocations?.registry;
+    const registry = lazy?.peek();
+    // Not built yet (a warm start skips it): build it now, for the next Tab or /help.
+    if (lazy && !registry) void lazy.get();
     if (!registry) return [];
     return registry.invocables
       .filter((item) => item.userInvocable)
@@ -142,7 +150,7 @@ export class Session {
 
   /** `/skills` and `/doctor`: skills and commands with where they come from, then every loading problem. */
   async extensionListing(homeDir: string): Promise<string[]> {
-    const registry = this.services.invocations?.registry;
+    const registry = await this.services.invocations?.registry.get();
     if (!registry) return ["No skills or commands are loaded."];
     const { formatExtensionProblem } = await import("../extensions/index.ts");
     const home = (path: string) => (path.startsWith(`${homeDir}/`) ? `~${path.slice(homeDir.length)}` : path);

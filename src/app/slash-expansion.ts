@@ -12,7 +12,7 @@ export async function expandSlash(blocks: ContentBlockParam[], deps: InvocationD
   const first = blocks[0];
   if (!deps || first?.type !== "text" || !first.text.trimStart().startsWith("/")) return { kind: "send", blocks };
   const { parseSlashInvocation } = await import("../extensions/index.ts");
-  const parsed = parseSlashInvocation(first.text, deps.registry);
+  const parsed = parseSlashInvocation(first.text, await deps.registry.get());
   if (!parsed) return { kind: "send", blocks };
   if (!parsed.ok) return { kind: "refused", reason: parsed.message };
   const texts: string[] = [];

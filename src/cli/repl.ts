@@ -279,6 +279,7 @@ export class Repl implements SlashContext {
       report: (line) => reports.push(line),
     });
     for (const line of reports) this.print(this.theme.yellow(line));
+    session.warmExtensions();
     return session;
   }
 

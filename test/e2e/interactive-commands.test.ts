@@ -38,6 +38,14 @@ describe.skipIf(!hasTmux)("slash commands", () => {
     expect(sent).toContain("Review main.ts for naming (asked: main.ts naming).");
     expect(sent).toContain("LINE-RAN");
     expect(sent).toContain("CHECKLIST-ITEM");
+    terminal.kill();
+
+    // A warm start (the index and start-up summary cached) completes the same way.
+    const again = open({ cwd: dir, configDir, baseURL: server.url });
+    await again.waitFor("/help for help");
+    again.type("/revi");
+    again.keys("Tab");
+    await again.waitFor("/review <file> <focus>");
   });
 
   test("/skills lists skills and commands with their files, and a broken frontmatter as a warning naming file and line", async () => {

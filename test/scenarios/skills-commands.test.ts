@@ -154,4 +154,22 @@ describe("scenario: skills and custom commands", () => {
     // The cached system prompt is the same as before the nested skills arrived.
     expect(systemText(requestAt(fake, 2))).toBe(systemText(requestAt(fake, 0)));
   });
+
+  test("a warm start (index and summary cached) sends the same catalogue; an edited skill is seen at once", async () => {
+    const dir = workspace();
+    const configDir = tempDirectory("clew-config-");
+    const system = async () => {
+      const { fake } = await run(dir, [reply().text("ok")], "hello", [], configDir);
+      const text = systemText(requestAt(fake, 0));
+      await fake.close();
+      return text;
+    };
+    const cold = await system();
+    expect(await system()).toBe(cold);
+    const file = join(dir, ".claude/skills/release-notes/SKILL.md");
+    await Bun.write(file, RELEASE_SKILL.replace("Writes release notes from the git log in the house style", "Writes release notes, now with links"));
+    const edited = await system();
+    expect(edited).toContain("- release-notes: Writes release notes, now with links");
+    expect(edited).not.toContain("in the house style");
+  });
 });

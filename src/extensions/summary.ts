@@ -1,0 +1,82 @@
+/**
+ * What a session needs of its extensions before the first request — the catalogue text, how many
+ * skills the model may call, whether any carries hooks, the problems to report — kept beside the
+ * index cache under a fingerprint of every component file (path, size, mtime). When nothing
+ * changed, start-up stats the files and reads this one record: the registry itself is built only
+ * when something is invoked, listed or completed.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { IndexCache } from "./index-cache.ts";
+import { scanSource } from "./scan.ts";
+import type { ComponentSource, ExtensionProblem } from "./types.ts";
+
+const SUMMARY_VERSION = 1;
+
+export interface StartupSummary {
+  /** skillCatalogue's text for the model-invocable items (no header). */
+  catalogue: string;
+  modelInvocable: number;
+  /** Some skill or command has frontmatter hooks (the hook engine must be ready for it). */
+  withHooks: boolean;
+  /** Problems of severity error, to report at start-up. */
+  errors: ExtensionProblem[];
+}
+
+interface StoredSummary extends StartupSummary {
+  version: number;
+  fingerprint: string;
+}
+
+function summaryPath(cacheDir: string, sources: readonly ComponentSource[], budget: number): string {
+  const key = JSON.stringify([SUMMARY_VERSION, budget, sources.map((source) => [source.scope, source.namespace ?? "", source.root, source.skills, source.commands, source.agents])]);
+  return join(cacheDir, `summary-${Bun.hash(key).toString(36)}.json`);
+}
+
+/**
+ * The fingerprint of every component file as it is now, or undefined when some file is not in
+ * the index cache (then a full load parses it anyway, and writes a new summary).
+ */
+function fingerprint(sources: readonly ComponentSource[], cacheDir: string): string | undefined {
+  const parts: string[] = [];
+  for (const source of sources) {
+    const cache = IndexCache.open(cacheDir, source);
+    const entries = cache.storedEntries() ?? scanSource(source).entries;
+    for (const entry of entries) {
+      if (!cache.lookup(entry)) return undefined;
+      parts.push(`${entry.key}\u0000${entry.size}\u0000${entry.mtimeMs}`);
+    }
+    parts.push(`\u0001${source.root}`);
+  }
+  return Bun.hash(parts.join("\n")).toString(36);
+}
+
+/** The summary of the last full load, if no component file changed since. */
+export function cachedSummary(sources: readonly ComponentSource[], cacheDir: string, budget: number): { summary?: StartupSummary; fingerprint?: string } {
+  const current = fingerprint(sources, cacheDir);
+  if (current === undefined) return {};
+  try {
+    const stored = JSON.parse(readFileSync(summaryPath(cacheDir, sources, budget), "utf8")) as Partial<StoredSummary>;
+    if (stored.version === SUMMARY_VERSION && stored.fingerprint === current && typeof stored.catalogue === "string") {
+      return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [] }, fingerprint: current };
+    }
+  } catch {
+    // No summary yet, or a damaged one: the caller loads in full and writes a new one.
+  }
+  return { fingerprint: current };
+}
+
+/** Records the summary of a full load; a failed write only costs speed next time. */
+export async function saveSummary(sources: readonly ComponentSource[], cacheDir: string, budget: number, summary: StartupSummary): Promise<void> {
+  // After a full load every file is in the index cache, so the fingerprint exists.
+  const current = fingerprint(sources, cacheDir);
+  if (current === undefined) return;
+  const path = summaryPath(cacheDir, sources, budget);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    await writeFileAtomic(path, JSON.stringify({ version: SUMMARY_VERSION, fingerprint: current, ...summary } satisfies StoredSummary));
+  } catch {
+    // A read-only state dir: every start loads in full.
+  }
+}
