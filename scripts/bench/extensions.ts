@@ -42,6 +42,8 @@ interface Layout {
   cacheDir: string;
   /** Mark the plugin sources as versioned installs (ComponentSource.immutable). */
   immutablePlugins?: boolean;
+  /** Measure the session start-up path (summary) instead of a full load. */
+  startup?: boolean;
 }
 
 /** Spreads the copies: 1/2 project, 1/6 user, 1/6 per plugin (commands: half project, half plugins). */
@@ -67,8 +69,32 @@ function replicate(skillCount: number, commandCount: number): Layout {
   return layout;
 }
 
+/**
+ * What a session's start-up does (app/extensions-setup.ts): stat the files against the index
+ * cache and read the start-up summary; the registry is built later, on first use.
+ */
+async function measureStartup(layout: Layout): Promise<void> {
+  const started = performance.now();
+  const [{ discoverSources, pluginSource }, { cachedSummary, saveSummary }] = await Promise.all([import("../../src/extensions/sources.ts"), import("../../src/extensions/summary.ts")]);
+  const imported = performance.now();
+  const sources = [
+    ...discoverSources({ cwd: layout.project, projectRoot: layout.project, userDir: layout.home }),
+    ...layout.plugins.map((root) => pluginSource({ root, name: basename(root), immutable: layout.immutablePlugins === true })),
+  ];
+  const { summary } = cachedSummary(sources, layout.cacheDir, 8000);
+  const summarised = performance.now();
+  if (!summary) {
+    const { loadExtensions, skillCatalogue } = await import("../../src/extensions/index.ts");
+    const registry = await loadExtensions({ sources, cacheDir: layout.cacheDir });
+    const invocable = registry.invocables.filter((item) => item.modelInvocable);
+    await saveSummary(sources, layout.cacheDir, 8000, { catalogue: skillCatalogue(invocable, { budgetChars: 8000 }), modelInvocable: invocable.length, withHooks: false, errors: [] });
+  }
+  console.log(JSON.stringify({ ms: summarised - started, phases: { import: imported - started, summary: summarised - imported }, skills: summary?.modelInvocable ?? 0, commands: 0, discovered: 0 }));
+}
+
 /** One measurement in this process (the child side): import, discovery and load, in ms. */
 async function measure(layout: Layout): Promise<void> {
+  if (layout.startup) return measureStartup(layout);
   const started = performance.now();
   const { discoverSources, ExtensionRegistry, loadSource, pluginSource } = await import("../../src/extensions/index.ts");
   const imported = performance.now();
@@ -127,13 +153,17 @@ if (process.argv.includes("--child")) {
   const cold: Measurement[] = [];
   const warm: Measurement[] = [];
   const warmImmutable: Measurement[] = [];
+  const warmStartup: Measurement[] = [];
   const immutable = { ...layout, immutablePlugins: true };
+  const startup = { ...layout, startup: true };
   for (let run = 0; run < runs; run++) {
     rmSync(layout.cacheDir, { recursive: true, force: true });
     cold.push(await child(command, layout));
     warm.push(await child(command, layout));
     await child(command, immutable);
     warmImmutable.push(await child(command, immutable));
+    await child(command, startup);
+    warmStartup.push(await child(command, startup));
   }
   const counts = cold[0] ?? { skills: 0, commands: 0, discovered: 0 };
   const cacheBytes = readdirSync(layout.cacheDir).reduce((sum, name) => sum + statSync(join(layout.cacheDir, name)).size, 0);
@@ -144,6 +174,7 @@ if (process.argv.includes("--child")) {
     ["cold (no cache, YAML parsed)      ", cold],
     ["warm (index cache, every file stat)", warm],
     ["warm, plugin sources immutable    ", warmImmutable],
+    ["session start-up (summary cached) ", warmStartup],
   ] as const;
   for (const [label, runsOf] of table) {
     const phases = Object.keys(runsOf[0]?.phases ?? {}).map((phase) => `${phase} ${median(runsOf.map((run) => run.phases[phase] ?? 0)).toFixed(1)}`);
