@@ -4,7 +4,11 @@
  * none does — a session without hooks never loads the engine. Hooks from an untrusted folder's
  * shared project settings do not run; the user is told once, with the command that trusts it.
  */
-import type { HookEngine } from "../hooks/engine.ts";
+import type { HookEngine, HookEngineOptions } from "../hooks/engine.ts";
+import type { FiredHookEvent } from "../hooks/events.ts";
+import type { AsyncHookResult, FireOptions, HookOutcomes } from "../hooks/outcomes.ts";
+import type { HookEventFields } from "../hooks/inputs.ts";
+import type { MatcherRule } from "../hooks/types.ts";
 import type { HookCommonInput } from "../hooks/inputs.ts";
 import type { PromptPort } from "../hooks/run-prompt.ts";
 import type { HookConfig, HookProblem, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
@@ -56,10 +60,10 @@ function hasSettingsHooks(loaded: LoadedSettings): boolean {
 export async function setUpHooks(input: HooksSetupInput, force = false): Promise<HooksSetup | undefined> {
   const extra = input.extraSources ?? [];
   if (!force && !hasSettingsHooks(input.loaded) && extra.length === 0) return undefined;
-  const [{ collectHooks }, { hookPolicyFromSettings, hookSourcesFromSettings }, { createHookEngine }] = await Promise.all([
+  const [{ collectHooks }, { hookPolicyFromSettings, hookSourcesFromSettings }, { matcherAccepts }] = await Promise.all([
     import("../hooks/collect.ts"),
     import("../hooks/settings-sources.ts"),
-    import("../hooks/engine.ts"),
+    import("../hooks/matcher.ts"),
   ]);
   const sources = [...hookSourcesFromSettings(input.loaded), ...extra];
   const policy = hookPolicyFromSettings(input.loaded);
@@ -83,7 +87,7 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     }
     if (!approved) input.report(`clew: hooks in ${files.join(", ")} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(input.projectDir)}`);
   }
-  const engine = createHookEngine({
+  const options: HookEngineOptions = {
     config,
     env: input.env,
     common: input.common,
@@ -95,7 +99,8 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),
     ...(input.onHookStarted ? { onHookStarted: input.onHookStarted } : {}),
     ...(input.onHookFinished ? { onHookFinished: input.onHookFinished } : {}),
-  });
+  };
+  const engine = new LazyHookEngine(options, matcherAccepts);
   const added = new Set<string>();
   const addSource = (source: HookSource): void => {
     const key = JSON.stringify(source.origin);
@@ -107,4 +112,65 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     engine.setConfig(next);
   };
   return { engine, config, addSource };
+}
+
+/** Tool events name the tool a matcher filters on (hooks.md §3). */
+const TOOL_EVENTS = new Set<string>(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
+
+/**
+ * The engine, loaded the first time a hook has to run: the configuration is collected (and its
+ * problems reported) at start-up, but running code — processes, HTTP, prompts — loads only when
+ * an event some hook accepts happens. A session whose hooks never match pays for none of it.
+ */
+class LazyHookEngine implements HookEngine {
+  private engine: HookEngine | undefined;
+  private loading: Promise<HookEngine> | undefined;
+
+  constructor(
+    private options: HookEngineOptions,
+    private readonly accepts: (rule: MatcherRule, value: string | undefined) => boolean,
+  ) {}
+
+  get config(): HookConfig {
+    return this.engine?.config ?? this.options.config;
+  }
+
+  private load(): Promise<HookEngine> {
+    this.loading ??= import("../hooks/engine.ts").then(({ createHookEngine }) => (this.engine = createHookEngine(this.options)));
+    return this.loading;
+  }
+
+  hasHooks(event: FiredHookEvent): boolean {
+    return this.config.hooks.some((hook) => hook.event === event && hook.inactive === undefined);
+  }
+
+  hasHooksFor(event: FiredHookEvent, toolName: string): boolean {
+    if (!TOOL_EVENTS.has(event)) return this.hasHooks(event);
+    return this.config.hooks.some((hook) => hook.event === event && hook.inactive === undefined && this.accepts(hook.rule, toolName));
+  }
+
+  async fire<E extends FiredHookEvent>(event: E, fields: HookEventFields[E], fireOptions?: FireOptions): Promise<HookOutcomes[E]> {
+    return (await this.load()).fire(event, fields, fireOptions);
+  }
+
+  setConfig(config: HookConfig): void {
+    this.options = { ...this.options, config };
+    this.engine?.setConfig(config);
+  }
+
+  takeAsyncResults(): AsyncHookResult[] {
+    return this.engine?.takeAsyncResults() ?? [];
+  }
+
+  pendingAsync(): number {
+    return this.engine?.pendingAsync() ?? 0;
+  }
+
+  waitForAsync(signal?: AbortSignal): Promise<void> {
+    return this.engine?.waitForAsync(signal) ?? Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return this.engine?.close() ?? Promise.resolve();
+  }
 }

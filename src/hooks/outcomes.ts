@@ -141,4 +141,6 @@ export interface HookRunner {
   fire<E extends FiredHookEvent>(event: E, fields: HookEventFields[E], options?: FireOptions): Promise<HookOutcomes[E]>;
   /** Cheap check, so callers can skip building an input nobody reads. */
   hasHooks(event: FiredHookEvent): boolean;
+  /** For tool events: whether any hook's matcher accepts this tool (undefined: ask `hasHooks`). */
+  hasHooksFor?(event: FiredHookEvent, toolName: string): boolean;
 }

@@ -26,7 +26,7 @@ export async function preToolUse(
   extras: HookExtras,
   signal: AbortSignal,
 ): Promise<PreToolVerdict> {
-  if (!hooks?.hasHooks("PreToolUse")) return { kind: "proceed" };
+  if (!hooks || !(hooks.hasHooksFor?.("PreToolUse", call.name) ?? hooks.hasHooks("PreToolUse"))) return { kind: "proceed" };
   const outcome = await hooks.fire("PreToolUse", { tool_name: call.name, tool_input: asRecord(call.input), tool_use_id: call.id }, { signal });
   extras.context.push(...outcome.additionalContext);
   if (outcome.stop) extras.stop = outcome.stop.reason;
@@ -48,7 +48,7 @@ export async function postToolUse(
   signal: AbortSignal,
 ): Promise<void> {
   const event = result.failed ? "PostToolUseFailure" : "PostToolUse";
-  if (!hooks?.hasHooks(event)) return;
+  if (!hooks || !(hooks.hasHooksFor?.(event, call.name) ?? hooks.hasHooks(event))) return;
   const base = { tool_name: call.name, tool_input: asRecord(call.input), tool_use_id: call.id, duration_ms: Math.round(result.durationMs) };
   const outcome = result.failed
     ? await hooks.fire("PostToolUseFailure", { ...base, error: result.text }, { signal })
