@@ -14,6 +14,7 @@ import type { LoadedSettings } from "../settings/types.ts";
 import type { TranscriptWriter } from "../store/transcript.ts";
 import type { ToolSession } from "../tools/types.ts";
 import type { HookEngine } from "../hooks/engine.ts";
+import { extensionLines, hookLines } from "./diagnostics.ts";
 import type { ContextManager } from "./context-manager.ts";
 import type { PermissionSetup } from "./permission-setup.ts";
 import type { InvocationDeps } from "./invocations.ts";
@@ -150,24 +151,12 @@ export class Session {
 
   /** `/skills` and `/doctor`: skills and commands with where they come from, then every loading problem. */
   async extensionListing(homeDir: string): Promise<string[]> {
-    const registry = await this.services.invocations?.registry.get();
-    if (!registry) return ["No skills or commands are loaded."];
-    const { formatExtensionProblem } = await import("../extensions/index.ts");
-    const home = (path: string) => (path.startsWith(`${homeDir}/`) ? `~${path.slice(homeDir.length)}` : path);
-    const rows = registry.invocables.map((item) => {
-      const flags = [item.modelInvocable ? "" : "user only", item.userInvocable ? "" : "model only"].filter(Boolean).join(", ");
-      return `${item.kind === "skill" ? "skill  " : "command"} /${item.name}${item.argumentHint ? ` ${item.argumentHint}` : ""}${flags ? ` (${flags})` : ""}  ${home(item.file)}`;
-    });
-    const problems = registry.problems.filter((problem) => problem.severity !== "info").map((problem) => formatExtensionProblem(problem, homeDir));
-    return [...(rows.length > 0 ? rows : ["No skills or commands found (.clew/ and .claude/ skills/ and commands/, ~/.clew/)."]), ...(problems.length > 0 ? ["", "Problems:", ...problems] : [])];
+    return extensionLines(await this.services.invocations?.registry.get(), homeDir);
   }
 
-  /** `/hooks` and `/doctor`: every configured hook with its source file, or lines saying there are none. */
+  /** `/hooks` and `/doctor`: every configured hook with its source file, and why one does not run. */
   async hookListing(homeDir: string): Promise<string[]> {
-    const hooks = this.services.hooks;
-    if (!hooks) return ["No hooks are configured (settings `hooks`, plugins' hooks/hooks.json, skill and agent frontmatter)."];
-    const { formatHookListing, listHooks } = await import("../hooks/listing.ts");
-    return formatHookListing(listHooks(hooks.config), homeDir);
+    return hookLines(this.services.hooks?.config, homeDir);
   }
 
   sessionGrants(): string[] {

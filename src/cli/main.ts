@@ -44,6 +44,10 @@ export async function main(argv: readonly string[], version: string): Promise<nu
   try {
     // `config` and `trust` take flags of their own, so they are routed before the main parser.
     if (argv[0] === "config") return await runConfig(argv);
+    if (argv[0] === "doctor") {
+      const { runDoctorCommand } = await import("./doctor-command.ts");
+      return await runDoctorCommand(readEnvironment(), version, { writeOut, writeErr });
+    }
     if (argv[0] === "trust") {
       const { runTrustCommand } = await import("./trust-command.ts");
       return await runTrustCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr });

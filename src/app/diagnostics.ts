@@ -1,0 +1,54 @@
+/**
+ * What `clew doctor` and `/doctor` report of the extension stack: every configured hook with its
+ * source file (and why one does not run), every skill and command with its file, and every
+ * problem found loading them — built from settings and folders alone, no session or key needed.
+ */
+import { join } from "node:path";
+import { findRepoRoot } from "../context/instructions.ts";
+import type { ExtensionRegistry } from "../extensions/index.ts";
+import type { HookConfig } from "../hooks/types.ts";
+import type { Environment } from "../settings/paths.ts";
+import type { LoadedSettings } from "../settings/types.ts";
+import { loadSessionExtensions } from "./extensions-setup.ts";
+
+/** The registry a session in `env.cwd` would load, built now. */
+export async function registryFor(env: Environment, loaded: LoadedSettings): Promise<ExtensionRegistry | undefined> {
+  const extensions = await loadSessionExtensions({
+    cwd: env.cwd,
+    projectRoot: findRepoRoot(env.cwd),
+    userDir: env.configDir,
+    managedDirs: env.managedSettingsDirs,
+    addDirs: loaded.settings.permissions.additionalDirectories,
+    cacheDir: join(env.configDir, "cache", "extensions"),
+    budgetChars: 8_000,
+  });
+  return extensions.registry?.get();
+}
+
+export async function hookLines(config: HookConfig | undefined, homeDir: string): Promise<string[]> {
+  if (!config || config.hooks.length + config.problems.length === 0) {
+    return ["No hooks are configured (settings `hooks`, plugins' hooks/hooks.json, skill and agent frontmatter)."];
+  }
+  const { formatHookListing, listHooks } = await import("../hooks/listing.ts");
+  return formatHookListing(listHooks(config), homeDir);
+}
+
+/** The hook configuration of these settings, compiled but not started. */
+export async function hookConfigOf(loaded: LoadedSettings, projectDir: string): Promise<HookConfig | undefined> {
+  const hooks: unknown = loaded.settings.hooks;
+  if (typeof hooks !== "object" || hooks === null || Object.keys(hooks).length === 0) return undefined;
+  const [{ collectHooks }, { hookPolicyFromSettings, hookSourcesFromSettings }] = await Promise.all([import("../hooks/collect.ts"), import("../hooks/settings-sources.ts")]);
+  return collectHooks(hookSourcesFromSettings(loaded), { projectDir, policy: hookPolicyFromSettings(loaded) });
+}
+
+export async function extensionLines(registry: ExtensionRegistry | undefined, homeDir: string): Promise<string[]> {
+  if (!registry) return ["No skills or commands are loaded."];
+  const { formatExtensionProblem } = await import("../extensions/index.ts");
+  const home = (path: string) => (path.startsWith(`${homeDir}/`) ? `~${path.slice(homeDir.length)}` : path);
+  const rows = registry.invocables.map((item) => {
+    const flags = [item.modelInvocable ? "" : "user only", item.userInvocable ? "" : "model only"].filter(Boolean).join(", ");
+    return `${item.kind === "skill" ? "skill  " : "command"} /${item.name}${item.argumentHint ? ` ${item.argumentHint}` : ""}${flags ? ` (${flags})` : ""}  ${home(item.file)}`;
+  });
+  const problems = registry.problems.filter((problem) => problem.severity !== "info").map((problem) => formatExtensionProblem(problem, homeDir));
+  return [...(rows.length > 0 ? rows : ["No skills or commands found (.clew/ and .claude/ skills/ and commands/, ~/.clew/)."]), ...(problems.length > 0 ? ["", "Problems:", ...problems] : [])];
+}

@@ -1,0 +1,71 @@
+/**
+ * The checks `/doctor` and `clew doctor` share: installation, configuration folder, settings,
+ * credentials, endpoint and tools, then the extension stack (hooks, skills, commands), each with
+ * what to do when it fails.
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { formatProblem } from "../settings/problems.ts";
+import type { Environment } from "../settings/paths.ts";
+import type { SettingsProblem } from "../settings/types.ts";
+
+export type Check = { ok: boolean | "n/a"; label: string; detail: string; lines?: string[] };
+
+export interface DoctorFacts {
+  env: Environment;
+  version: string;
+  problems: readonly SettingsProblem[];
+  settingsFiles: number;
+  hooks: string[];
+  extensions: string[];
+}
+
+function configWritable(dir: string): Check {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const probe = join(dir, `.doctor-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+    return { ok: true, label: "Config directory", detail: `${dir} is writable` };
+  } catch (error) {
+    return { ok: false, label: "Config directory", detail: `${dir} is not writable (${error instanceof Error ? error.message : String(error)}); set CLEW_CONFIG_DIR` };
+  }
+}
+
+export function doctorChecks(facts: DoctorFacts): Check[] {
+  const { env, problems } = facts;
+  const credentials = env.apiKey ? "ANTHROPIC_API_KEY is set" : env.authToken ? "ANTHROPIC_AUTH_TOKEN is set" : "";
+  const rg = Bun.which("rg");
+  return [
+    { ok: true, label: "clew", detail: `version ${facts.version}` },
+    configWritable(env.configDir),
+    {
+      ok: problems.length === 0,
+      label: "Settings",
+      detail: problems.length === 0 ? `${facts.settingsFiles} settings locations checked, no problems` : `${problems.length} problem(s):`,
+      lines: problems.map((problem) => formatProblem(problem, env.homeDir)),
+    },
+    { ok: credentials !== "", label: "API credentials", detail: credentials || "none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN" },
+    { ok: true, label: "Base URL", detail: env.baseURL ?? "https://api.anthropic.com (default)" },
+    { ok: rg !== null, label: "ripgrep", detail: rg ?? "not found: Grep and Glob use the slower built-in search (install ripgrep)" },
+    { ok: "n/a", label: "tmux", detail: "not needed (clew's UI is line-oriented)" },
+    { ok: "n/a", label: "Hooks", detail: "", lines: facts.hooks },
+    { ok: "n/a", label: "Skills and commands", detail: "", lines: facts.extensions },
+  ];
+}
+
+export interface Marks {
+  pass: (text: string) => string;
+  fail: (text: string) => string;
+  none: (text: string) => string;
+}
+
+export function renderDoctor(checks: readonly Check[], marks: Marks): string[] {
+  const lines: string[] = [];
+  for (const check of checks) {
+    const mark = check.ok === "n/a" ? marks.none("–") : check.ok ? marks.pass("✓") : marks.fail("✗");
+    lines.push(`  ${mark} ${check.label}:${check.detail ? ` ${check.detail}` : ""}`);
+    for (const line of check.lines ?? []) lines.push(line === "" ? "" : `      ${line}`);
+  }
+  return lines;
+}

@@ -1,0 +1,24 @@
+/**
+ * `clew doctor`: the same checks as `/doctor`, without a session — no API key needed, and a
+ * broken settings file is reported rather than fatal. Exit 1 when a check fails.
+ */
+import { extensionLines, hookConfigOf, hookLines, registryFor } from "../app/diagnostics.ts";
+import { loadSettings } from "../settings/load.ts";
+import type { Environment } from "../settings/paths.ts";
+import type { CommandIO } from "./config-command.ts";
+import { doctorChecks, renderDoctor } from "./doctor-checks.ts";
+
+export async function runDoctorCommand(env: Environment, version: string, io: CommandIO): Promise<number> {
+  const loaded = loadSettings({ startDir: env.cwd, configDir: env.configDir, homeDir: env.homeDir, managedDirs: env.managedSettingsDirs, cli: {}, keepDenyOnError: true });
+  const checks = doctorChecks({
+    env,
+    version,
+    problems: loaded.problems,
+    settingsFiles: loaded.files.length,
+    hooks: await hookLines(await hookConfigOf(loaded, env.cwd), env.homeDir),
+    extensions: await extensionLines(await registryFor(env, loaded), env.homeDir),
+  });
+  const plain = (text: string) => text;
+  io.writeOut(`${["Doctor", ...renderDoctor(checks, { pass: plain, fail: plain, none: plain })].join("\n")}\n`);
+  return checks.some((check) => check.ok === false) ? 1 : 0;
+}

@@ -1,0 +1,34 @@
+// `clew doctor` against the compiled binary, with no API key: settings problems, every hook with
+// its file and why one does not run, skills and commands with their files and frontmatter
+// warnings — and exit 1 when a check fails.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runClew, tempDirectory } from "../helpers/clew-process.ts";
+import { writeWorkspace } from "./workspaces.ts";
+
+describe("clew doctor", () => {
+  test("reports hooks (an unsupported type, a broken matcher), skills and their problems; exit 1 without credentials", async () => {
+    const dir = writeWorkspace({
+      ".claude/skills/deploy/SKILL.md": '---\nname: deploy\ndescription: Ship it\nargument-hint: [env] ["region"]\n---\nDeploy.\n',
+      ".claude/commands/standup.md": "---\ndescription: Summarise yesterday\n---\nSummarise.\n",
+    });
+    mkdirSync(join(dir, ".clew"));
+    const hooks = {
+      PreToolUse: [{ matcher: "Bash(", hooks: [{ type: "command", command: "true" }] }],
+      Stop: [{ hooks: [{ type: "agent", prompt: "check the work" }] }],
+      PostToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: "echo formatted" }] }],
+    };
+    writeFileSync(join(dir, ".clew", "settings.local.json"), JSON.stringify({ hooks }));
+    const run = await runClew(["doctor"], { cwd: dir, configDir: tempDirectory("clew-config-") });
+    expect(run.code).toBe(1);
+    const out = run.stdout;
+    expect(out).toContain("✗ API credentials: none");
+    expect(out).toContain("echo formatted");
+    expect(out).toContain("not run: agent hooks are not supported yet");
+    expect(out).toContain('hooks.PreToolUse[0].matcher "Bash(" is not a valid regular expression');
+    expect(out).toContain("/deploy");
+    expect(out).toContain("/standup");
+    expect(out).toMatch(/\.claude\/skills\/deploy\/SKILL\.md:\d+: warning: frontmatter is not valid YAML/);
+  });
+});
