@@ -100,18 +100,25 @@ function stampOf(path: string): string {
   }
 }
 
-/** Tracked files are listed once per state of the index, so `git add` between calls is seen. */
-function trackedFiles(): (dir: string) => readonly string[] | undefined {
-  const repositories = new Map<string, Repository | null>();
-  const tracked = new Map<string, TrackedCache>();
+function repositories(): (dir: string) => Repository | undefined {
+  const known = new Map<string, Repository | null>();
   return (dir) => {
-    let repository = repositories.get(dir);
+    let repository = known.get(dir);
     if (repository === undefined) {
       const lines = git(["rev-parse", "--show-toplevel", "--absolute-git-dir"], dir)?.trim().split("\n");
       repository = lines && lines.length === 2 ? { top: lines[0] as string, index: join(lines[1] as string, "index") } : null;
-      repositories.set(dir, repository);
+      known.set(dir, repository);
     }
-    if (repository === null) return undefined;
+    return repository ?? undefined;
+  };
+}
+
+/** Tracked files are listed once per state of the index, so `git add` between calls is seen. */
+function trackedFiles(repositoryOf: (dir: string) => Repository | undefined): (dir: string) => readonly string[] | undefined {
+  const tracked = new Map<string, TrackedCache>();
+  return (dir) => {
+    const repository = repositoryOf(dir);
+    if (!repository) return undefined;
     const stamp = stampOf(repository.index);
     const known = tracked.get(repository.top);
     if (known && known.stamp === stamp) return known.files;
@@ -123,6 +130,30 @@ function trackedFiles(): (dir: string) => readonly string[] | undefined {
   };
 }
 
+/** Whether git's history has a file matching an absolute glob, asked once per pattern and state of the index. */
+function historyLookup(repositoryOf: (dir: string) => Repository | undefined): (dir: string, patterns: readonly string[]) => boolean {
+  const answers = new Map<string, boolean>();
+  return (dir, patterns) => {
+    const repository = repositoryOf(dir);
+    if (!repository) return false;
+    const root = repository.top;
+    const pathspecs = patterns.filter((pattern) => pattern.startsWith(`${root}/`)).map((pattern) => `:(glob)${pattern.slice(root.length + 1)}`);
+    if (pathspecs.length === 0) return false;
+    // A commit changes the index too: a new stamp asks again.
+    const key = `${root}\u0000${stampOf(repository.index)}\u0000${pathspecs.join("\u0000")}`;
+    let known = answers.get(key);
+    if (known === undefined) {
+      // Every ref, the stash and the reflog: all that `git log -p --all` or `git show` can reach.
+      // A repository without commits answers with an error: no history then.
+      const found = git(["log", "--all", "--reflog", "-1", "--format=%H", "--", ...pathspecs], root);
+      known = found !== undefined && found.trim() !== "";
+      answers.set(key, known);
+    }
+    return known;
+  };
+}
+
 export function createFileSystemView(): FileSystemView {
-  return { listDir, gitTracked: trackedFiles(), expandGlob };
+  const repositoryOf = repositories();
+  return { listDir, gitTracked: trackedFiles(repositoryOf), gitHistoryHas: historyLookup(repositoryOf), expandGlob };
 }

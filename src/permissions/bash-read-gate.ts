@@ -54,6 +54,11 @@ export function readGateReason(facts: Facts, rules: RuleSet, context: Permission
       const rule = denied.find((entry) => entry.covers(path))?.rule;
       return `git tracks ${display(path, facts.base)}${rule ? ` (denied by ${rule.text} in ${ruleOrigin(rule)})` : ""}, and ${shown} can show its content; ${USE_TOOLS}`;
     }
+    // A file that left the index stays in history, where `git log -p` and `git show` still find it.
+    const inHistory = denied.filter((entry) => view.gitHistoryHas(facts.base, [entry.pattern]));
+    if (inHistory[0]) {
+      return `git's history holds a file that ${inHistory[0].rule.text} in ${ruleOrigin(inHistory[0].rule)} denies, and ${shown} can show old versions; ${USE_TOOLS}`;
+    }
   }
   return undefined;
 }

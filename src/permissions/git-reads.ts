@@ -150,6 +150,12 @@ export function gitReads(words: readonly ShellWord[]): CommandReads {
   }
   if (name === "blame") reads.targets.push(...valuesOf(parsed, ["--contents", "--ignore-revs-file"]).map((word): ReadTarget => ({ word, kind: "content" })));
   if (name === "stash" && hasAny(parsed, ["-u", "--include-untracked", "--only-untracked"])) reads.unknown = "it shows stashed files, which may include untracked ones";
+  if (reads.gitTracked) {
+    // Files the command names — a pathspec after `--`, or `rev:path` — are read as they were in git,
+    // history included: a denied name is denied however old the copy.
+    const named = [...paths, ...parsed.operands.filter((word) => /^[^:-][^:]*:./.test(word.value) && !word.value.includes("://")).map((word) => ({ ...word, value: word.value.slice(word.value.indexOf(":") + 1) }))];
+    reads.targets.push(...named.filter((word) => !word.value.startsWith(":")).map((word): ReadTarget => ({ word, kind: "content" })));
+  }
   return reads;
 }
 

@@ -19,6 +19,8 @@ const GLOB_CHARS = /[*?[\]{}]/;
 
 export interface Denied {
   rule: PermissionRule;
+  /** The absolute minimatch pattern. */
+  pattern: string;
   /** The path or a directory holding it matches the rule (gitignore semantics, as path-rules.ts). */
   covers: (path: string) => boolean;
   /** The part of the pattern before its first glob: every match lies inside it. */
@@ -58,7 +60,7 @@ export function deniedReads(rules: readonly PermissionRule[], context: Permissio
   const denied = rules.flatMap((rule) => {
     if (rule.tool !== "Read" || rule.target.kind !== "path") return [];
     const pattern = absolutePattern(rule, context);
-    return pattern === undefined ? [] : [{ rule, covers: coverage(pattern), ...literalPrefix(pattern) }];
+    return pattern === undefined ? [] : [{ rule, pattern, covers: coverage(pattern), ...literalPrefix(pattern) }];
   });
   byAnchor.set(key, denied);
   return denied;

@@ -101,6 +101,11 @@ export interface FileSystemView {
   listDir(dir: string): Array<{ name: string; kind: DirEntryKind }> | undefined;
   /** Absolute paths of the files git tracks (the index) in the repository holding `dir`; undefined outside a repository. */
   gitTracked(dir: string): readonly string[] | undefined;
+  /**
+   * Whether any commit of the repository holding `dir` (any branch, stash or tag) has a file an
+   * absolute glob pattern matches: history git can still show after the file left the index.
+   */
+  gitHistoryHas(dir: string, patterns: readonly string[]): boolean;
   /** Bash's expansion of a glob in `dir`: absolute paths, or undefined when there are too many to check. */
   expandGlob(pattern: string, dir: string): string[] | undefined;
 }

@@ -3,7 +3,7 @@
 // command the gate lets run without asking must never print a canary; the ones that do print one
 // when run show the tree is baited well enough for that to mean something.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evaluate } from "../../../src/permissions/evaluate.ts";
 import { bashCall, contextFor, makeProject, rulesFor, type Project } from "./fixture.ts";
@@ -11,6 +11,8 @@ import { bashCall, contextFor, makeProject, rulesFor, type Project } from "./fix
 /** Denied files git ignores, and (in TRACKED) one it tracks; each holds its own canary. */
 const DENY = { deny: ["Read(./.env)", "Read(./secrets/**)", "Read(**/.env.local)"], canaries: ["CANARY-ENV", "CANARY-NESTED", "CANARY-KEY"] };
 const TRACKED = { deny: [...DENY.deny, "Read(./config/prod.json)"], canaries: [...DENY.canaries, "CANARY-TRACKED"] };
+/** A file that was committed, then taken out of the index: only git's history has it. */
+const HISTORY = { deny: [...DENY.deny, "Read(./old/legacy.key)"], canaries: [...DENY.canaries, "CANARY-HISTORY"] };
 
 let project: Project;
 beforeAll(() => {
@@ -30,8 +32,13 @@ beforeAll(() => {
   symlinkSync("../../.env", at("src/lib/env-link"));
   const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: project.cwd, stdout: "ignore", stderr: "ignore" });
   git("init", "-q");
+  mkdirSync(at("old"));
+  writeFileSync(at("old/legacy.key"), "CANARY-HISTORY-0b7c\n");
   git("add", ".");
   git("commit", "-qm", "initial");
+  git("rm", "-q", "--cached", "old/legacy.key");
+  git("commit", "-qm", "untrack the key");
+  rmSync(at("old/legacy.key"));
   writeFileSync(at("src/app.ts"), "export const app = 3; // TODO tidy\n");
 });
 
@@ -70,6 +77,9 @@ const TRACKED_READERS = [
   "git grep CANARY", "git grep -h password -- config", "git blame config/prod.json", "git log -S CANARY --oneline", "git diff HEAD~0 -- config",
 ];
 
+/** Commands that print what git's history holds. */
+const HISTORY_READERS = ["git log -p", "git log -p --all", "git show HEAD~1", "git show HEAD~1:old/legacy.key", "git log -p -- old", "git diff HEAD~1 HEAD"];
+
 interface Outcome {
   command: string;
   behavior: string;
@@ -95,10 +105,11 @@ describe("the read gate, differentially against real runs", () => {
     const outcomes: Outcome[] = [];
     for (const command of [...EVERYDAY, ...INDIRECT]) outcomes.push(await judge(command));
     for (const command of [...EVERYDAY, ...TRACKED_READERS]) outcomes.push(await judge(command, TRACKED));
+    for (const command of HISTORY_READERS) outcomes.push(await judge(command, HISTORY));
     const allowedLeaks = outcomes.filter((outcome) => outcome.behavior === "allow" && outcome.leaked).map((outcome) => outcome.command);
     expect(allowedLeaks).toEqual([]);
     const leakedWhenRun = outcomes.filter((outcome) => outcome.leaked).length;
-    expect(leakedWhenRun).toBeGreaterThan((INDIRECT.length + TRACKED_READERS.length) * 0.8);
+    expect(leakedWhenRun).toBeGreaterThan((INDIRECT.length + TRACKED_READERS.length + HISTORY_READERS.length) * 0.8);
   }, 120_000);
 
   test("everyday commands run without asking, and print no canary", async () => {
@@ -121,5 +132,15 @@ describe("the read gate, differentially against real runs", () => {
     const judged: Outcome[] = [];
     for (const command of names) judged.push(await judge(command, TRACKED));
     expect(judged.filter((outcome) => outcome.behavior !== "allow")).toEqual([]);
+  }, 60_000);
+
+  test("a denied file that only git's history holds: commands that can show history ask", async () => {
+    const outcomes: Outcome[] = [];
+    for (const command of HISTORY_READERS) outcomes.push(await judge(command, HISTORY));
+    expect(outcomes.filter((outcome) => outcome.behavior === "allow").map((outcome) => outcome.command)).toEqual([]);
+    expect(outcomes.filter((outcome) => outcome.leaked).length).toBeGreaterThan(3);
+    const names: Outcome[] = [];
+    for (const command of ["git status", "git log --oneline", "git ls-files"]) names.push(await judge(command, HISTORY));
+    expect(names.filter((outcome) => outcome.behavior !== "allow")).toEqual([]);
   }, 60_000);
 });
