@@ -155,6 +155,11 @@ function uploadReads(name: string, words: readonly ShellWord[]): CommandReads {
   const reads: CommandReads = { targets: [], gitTracked: false, notReadOnly: "it is not on the read-only list" };
   const valued = name === "curl" ? ["-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form", "-T", "--upload-file", "-K", "--config", "-b", "--cookie", "-E", "--cert", "--key", "--cacert", "-H", "--header"] : ["--post-file", "--body-file", "-i", "--input-file", "--load-cookies", "--config"];
   const parsed = parseArgs(words, { values: name === "curl" ? "dFTKbEHoXAuUwxe" : "iOoePU", long: valued.filter((option) => option.startsWith("--")).map((option) => `${option.slice(2)}=`) });
+  // A file:// URL reads a local file like any reader.
+  for (const word of parsed.operands) {
+    const local = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(word.value)?.[1];
+    if (local) reads.targets.push({ word: { ...word, value: decodeURIComponent(local) }, kind: "content" });
+  }
   for (const option of parsed.options) {
     const value = option.value;
     if (!value || !valued.includes(option.name)) continue;

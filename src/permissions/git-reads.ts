@@ -126,7 +126,11 @@ export function gitReads(words: readonly ShellWord[]): CommandReads {
   }
   const name = words[index]?.value ?? "";
   const sub = SUBCOMMANDS[name];
-  if (!sub) return { ...reads, gitTracked: true, notReadOnly: name ? `\`git ${name}\` is not a read-only git command` : "git without a subcommand" };
+  if (!sub) {
+    const other: CommandReads = { ...reads, gitTracked: true, notReadOnly: name ? `\`git ${name}\` is not a read-only git command` : "git without a subcommand" };
+    if (name === "add" || name === "stage") other.targets.push(...addedPaths(words, index));
+    return other;
+  }
   const parsed = parseArgs(words, sub.options, index + 1);
   const refusal = sub.check?.(words, index);
   if (parsed.unknown.length > 0) reads.notReadOnly = `the option ${parsed.unknown[0]} of \`git ${name}\` is not known to be read-only`;
@@ -157,6 +161,16 @@ export function gitReads(words: readonly ShellWord[]): CommandReads {
     reads.targets.push(...named.filter((word) => !word.value.startsWith(":")).map((word): ReadTarget => ({ word, kind: "content" })));
   }
   return reads;
+}
+
+/**
+ * What `git add` copies into the index, where `git diff --cached` and `git show` print it back:
+ * the paths it names; with `--force`, whole trees (ignored files included).
+ */
+function addedPaths(words: readonly ShellWord[], index: number): ReadTarget[] {
+  const rest = words.slice(index + 1);
+  const forced = rest.some((word) => word.value === "--force" || /^-[a-zA-Z]*f/.test(word.value));
+  return rest.filter((word) => !word.value.startsWith("-")).map((word): ReadTarget => (forced ? { word, kind: "tree", follow: false } : { word, kind: "content" }));
 }
 
 function operandsAfterDashes(words: readonly ShellWord[], index: number): ShellWord[] {

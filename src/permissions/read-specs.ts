@@ -175,6 +175,10 @@ export const READER_SPECS: Record<string, ReaderSpec> = {
   scp: reader("cFiJloPS", { recursive: ["-r"], follow: true, lastIsDestination: true, fileValues: ["-F", "-i"] }),
   zip: reader("bnt", { skip: 1, recursive: ["-r", "-R", "--recurse-paths"], follow: true }),
   dd: { ...reader(), operands: "none" },
+  // Linking or moving a denied file gives it a name the rules do not know: the source counts as read.
+  ln: reader("St", { lastIsDestination: true }),
+  mv: reader("St", { lastIsDestination: true }),
+  install: reader("gmoSt", { lastIsDestination: true }),
   source: reader(), ".": reader(),
 };
 

@@ -141,6 +141,11 @@ table("readers off the read-only list still count", [
   ["bash run.sh", { reads: ["content:run.sh"], ro: false }],
   ["source env.sh", { reads: ["content:env.sh"], ro: false }],
   ["base64 key", { reads: ["content:key"], ro: false }],
+  ["ln -s .env alias", { reads: ["content:.env"], ro: false }],
+  ["mv a b", { reads: ["content:a"], ro: false }],
+  ["curl file:///etc/passwd", { reads: ["content:/etc/passwd"], ro: false }],
+  ["git add src/a.ts", { reads: ["content:src/a.ts"], git: true, ro: false }],
+  ["git add -f .", { reads: ["tree:."], git: true, ro: false }],
   ["npm test", { reads: [], ro: false }],
 ]);
 
