@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const CORPUS = resolve(ROOT, "../shared/corpus/marketplaces");
+const CORPUS = resolve(process.env.CLEW_SHARED_DIR ?? resolve(ROOT, "../shared"), "corpus/marketplaces");
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

@@ -11,13 +11,14 @@
 // has a name and a description, so the stricter user/project agent rules (spec C.3) skip none.
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { loadExtensions } from "../../../src/extensions/load.ts";
 import type { ExtensionRegistry } from "../../../src/extensions/registry.ts";
 import { discoverSources, pluginSource } from "../../../src/extensions/sources.ts";
 import { tempDir } from "./helpers.ts";
+import { sharedDir } from "../../helpers/shared-dir.ts";
 
-const CORPUS = resolve(import.meta.dir, "../../../../shared/corpus");
+const CORPUS = join(sharedDir(), "corpus");
 
 interface ExpectedPlugin {
   index: number;

@@ -6,8 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import matter from "gray-matter";
 import { simpleFrontmatter, splitFrontmatter } from "../../../src/extensions/frontmatter.ts";
+import { sharedDir } from "../../helpers/shared-dir.ts";
 
-const CORPUS = join(import.meta.dir, "../../../../shared/corpus/marketplaces");
+const CORPUS = join(sharedDir(), "corpus/marketplaces");
 
 function blocks(): Array<{ file: string; block: string }> {
   const out: Array<{ file: string; block: string }> = [];
