@@ -3,7 +3,7 @@
  * (imported on first use, so a warm start that reads the index cache never loads it), and when
  * the YAML is broken — 35 real files in the corpus — recovered leniently instead of dropped.
  */
-import type { ExtensionProblem } from "./types.ts";
+import type { ExtensionProblem, ProblemCode } from "./types.ts";
 import { recoverFields } from "./lenient-frontmatter.ts";
 
 export interface FrontmatterSplit {
@@ -143,6 +143,13 @@ export async function parseFrontmatter(
   const simple = simpleFrontmatter(split.block);
   if (simple) return { data: simple, mode: "yaml", lines, problems: [] };
   const parse = await yamlParser();
+  const block = split.block;
+  // YAML that is not a map, or not YAML: the known fields are read line by line, with a warning.
+  const lenient = (problem: (fields: string) => { code: ProblemCode; line: number | undefined; message: string }): ParsedFrontmatter => {
+    const recovered = recoverFields(block, knownFields, parse);
+    const { code, line, message } = problem(fieldsPhrase(Object.keys(recovered.data)));
+    return { data: recovered.data, mode: "lenient", lines, problems: [{ code, severity: "warning", file, ...(line === undefined ? {} : { line }), message }] };
+  };
   let failure: { reason: string; line: number | undefined };
   try {
     const data = parse(split.block);
@@ -150,35 +157,20 @@ export async function parseFrontmatter(
     if (data === undefined || data === null || (typeof data === "string" && data.trim() === "")) {
       return { data: {}, mode: "yaml", lines, problems: [] };
     }
-    const recovered = recoverFields(split.block, knownFields, parse);
-    return {
-      data: recovered.data,
-      mode: "lenient",
-      lines,
-      problems: [{
-        code: "frontmatter-not-map",
-        severity: "warning",
-        file,
-        line: 2,
-        message: `frontmatter is ${Array.isArray(data) ? "a list" : "a single value"}, not "key: value" lines; loaded with ${fieldsPhrase(Object.keys(recovered.data))}. Write it as "name: …" and "description: …" lines.`,
-      }],
-    };
+    const shape = Array.isArray(data) ? "a list" : "a single value";
+    return lenient((fields) => ({
+      code: "frontmatter-not-map",
+      line: 2,
+      message: `frontmatter is ${shape}, not "key: value" lines; loaded with ${fields}. Write it as "name: …" and "description: …" lines.`,
+    }));
   } catch (error) {
     failure = describeYamlError(error);
   }
-  const recovered = recoverFields(split.block, knownFields, parse);
-  return {
-    data: recovered.data,
-    mode: "lenient",
-    lines,
-    problems: [{
-      code: "yaml-error",
-      severity: "warning",
-      file,
-      ...(failure.line === undefined ? {} : { line: failure.line }),
-      message: `frontmatter is not valid YAML (${failure.reason}); loaded anyway with ${fieldsPhrase(Object.keys(recovered.data))} read line by line. Quote values that contain ": " or start with "[" or "\\"", e.g. description: "…".`,
-    }],
-  };
+  return lenient((fields) => ({
+    code: "yaml-error",
+    line: failure.line,
+    message: `frontmatter is not valid YAML (${failure.reason}); loaded anyway with ${fields} read line by line. Quote values that contain ": " or start with "[" or "\\"", e.g. description: "…".`,
+  }));
 }
 
 function fieldsPhrase(fields: readonly string[]): string {

@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { LineEditor, type EditorOptions } from "../../../src/ui/editor.ts";
 import { KeyDecoder } from "../../../src/ui/keys.ts";
-import { BufferTerminal, type Terminal } from "../../../src/ui/terminal.ts";
+import { BufferTerminal } from "../../../src/ui/terminal.ts";
 import { createTheme } from "../../../src/ui/theme.ts";
-import { screenOf } from "./screen.ts";
+import { ResizableTerminal, screenOf } from "./screen.ts";
 
 function editor(options: Partial<EditorOptions> = {}, tty = true, width = 40) {
   const term = new BufferTerminal(tty, width);
@@ -148,16 +148,3 @@ describe("line editor", () => {
     expect(screenOf(term.text.slice("\r\x1b[1A".length), 10)).toEqual(["> abcdefgh", "ijklmnop"]);
   });
 });
-
-/** A TTY whose width a test can change, as a resize does. */
-class ResizableTerminal implements Terminal {
-  text = "";
-  readonly isTTY = true;
-  constructor(public width: number) {}
-  write(text: string): void {
-    this.text += text;
-  }
-  columns(): number {
-    return this.width;
-  }
-}

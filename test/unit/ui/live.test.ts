@@ -2,9 +2,9 @@
 // so the scrollback never holds it.
 import { describe, expect, test } from "bun:test";
 import { LiveLine } from "../../../src/ui/live.ts";
-import { BufferTerminal, type Terminal } from "../../../src/ui/terminal.ts";
+import { BufferTerminal } from "../../../src/ui/terminal.ts";
 import { createTheme } from "../../../src/ui/theme.ts";
-import { screenOf } from "./screen.ts";
+import { ResizableTerminal, screenOf } from "./screen.ts";
 
 const rows = (output: string): string[] => screenOf(output, 200);
 
@@ -79,16 +79,3 @@ describe("live line", () => {
     live.stop();
   });
 });
-
-/** A TTY whose width a test can change, as a resize does. */
-class ResizableTerminal implements Terminal {
-  text = "";
-  readonly isTTY = true;
-  constructor(public width: number) {}
-  write(text: string): void {
-    this.text += text;
-  }
-  columns(): number {
-    return this.width;
-  }
-}

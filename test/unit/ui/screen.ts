@@ -1,3 +1,5 @@
+import type { Terminal } from "../../../src/ui/terminal.ts";
+
 // A minimal terminal for tests: interprets the few control sequences the UI writes (CR, LF as
 // CR+LF, cursor up/right, clear line, clear below) on a grid of fixed width, so a test can assert
 // what the screen shows rather than which bytes produced it.
@@ -44,4 +46,17 @@ export function screenOf(output: string, width: number): string[] {
     col += 1;
   }
   return rows.map((cells) => cells.join("").replace(/\s+$/, ""));
+}
+
+/** A TTY whose width a test can change, as a resize does. */
+export class ResizableTerminal implements Terminal {
+  text = "";
+  readonly isTTY = true;
+  constructor(public width: number) {}
+  write(text: string): void {
+    this.text += text;
+  }
+  columns(): number {
+    return this.width;
+  }
 }
