@@ -102,6 +102,31 @@ describe("scenario: hooks", () => {
     expect(String(input.reason)).toContain("no allow rule or read-only check covers `make deploy`");
   });
 
+  test("PermissionRequest hooks answer an approval nobody is there to give: allow runs the call, deny refuses it with the hook's message", async () => {
+    const allowing = setup([{ event: "PermissionRequest", matcher: "Bash", script: 'cat > request.json; echo \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\'' }], { "deploy.sh": "touch deployed.txt\n" });
+    const allowed = await run(allowing, [reply().toolUse("Bash", { command: "bash deploy.sh" }), reply().text("ok")], "deploy");
+    expect(allowed.result.code).toBe(0);
+    expect(toolResults(requestAt(allowed.fake, 1))[0]?.isError).toBe(false);
+    expect(existsSync(join(allowing.dir, "deployed.txt"))).toBe(true);
+    const input = JSON.parse(readFileSync(join(allowing.dir, "request.json"), "utf8")) as Record<string, unknown>;
+    expect(input).toMatchObject({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "bash deploy.sh" } });
+
+    const denying = setup([{ event: "PermissionRequest", script: 'echo \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"deploys wait for the release window"}}}\'' }], { "deploy.sh": "touch deployed.txt\n" });
+    const denied = await run(denying, [reply().toolUse("Bash", { command: "bash deploy.sh" }), reply().text("ok")], "deploy");
+    const [sent] = toolResults(requestAt(denied.fake, 1));
+    expect(sent?.isError).toBe(true);
+    expect(sent?.text).toContain("deploys wait for the release window");
+    expect(existsSync(join(denying.dir, "deployed.txt"))).toBe(false);
+  });
+
+  test("SessionEnd hooks run when a headless session ends, with the reason", async () => {
+    const space = setup([{ event: "SessionEnd", script: "cat > ended.json" }]);
+    const { result, json } = await run(space, [reply().text("done")]);
+    expect(result.code).toBe(0);
+    const input = JSON.parse(readFileSync(join(space.dir, "ended.json"), "utf8")) as Record<string, unknown>;
+    expect(input).toMatchObject({ hook_event_name: "SessionEnd", reason: "other", session_id: json.session_id });
+  });
+
   test("PostToolUse additionalContext reaches the next request", async () => {
     const space = setup([{ event: "PostToolUse", matcher: "Read", script: 'echo \'{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: keep.txt has a trailing newline"}}\'' }]);
     const call = reply().toolUse("Read", { file_path: join(space.dir, "keep.txt") });
