@@ -29,6 +29,7 @@ export function selectTools(
 }
 
 function inputSchemaOf(tool: AnyTool): InputSchema {
+  if (tool.inputSchema) return tool.inputSchema as InputSchema;
   const precomputed = builtinTools.includes(tool) ? BUILTIN_INPUT_SCHEMAS[tool.name] : undefined;
   if (precomputed) return precomputed;
   // Not a built-in (MCP, plugins): derive it now, loading zod's converter only for this.

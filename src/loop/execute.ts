@@ -127,6 +127,7 @@ export class ToolExecutor {
       subject: tool.subject(input, session),
       input,
       toolUseId: call.id,
+      ...(tool.origin?.requiresUserInteraction ? { requiresUserInteraction: true } : {}),
       ...(pre.decision ? { hookDecision: pre.decision } : {}),
       ...(pre.reason ? { hookReason: pre.reason } : {}),
     });

@@ -93,10 +93,36 @@ export interface ToolContext {
   readonly session: ToolSession;
 }
 
+/** A JSON Schema object as the API's `input_schema` takes it. */
+export interface JsonInputSchema {
+  type: "object";
+  properties?: unknown;
+  required?: string[] | null;
+  [key: string]: unknown;
+}
+
+/** Where a tool that is not built in came from (MCP servers today). */
+export interface ToolOrigin {
+  kind: "mcp";
+  server: string;
+  /** The tool's own name on its server (the model sees `mcp__<server>__<tool>`). */
+  tool: string;
+  /** Never deferred behind ToolSearch (server `alwaysLoad`, or the tool's `_meta["anthropic/alwaysLoad"]`). */
+  alwaysLoad: boolean;
+  /** `_meta["anthropic/requiresUserInteraction"]`: every call asks a human. */
+  requiresUserInteraction: boolean;
+}
+
 export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly input: Schema;
+  /**
+   * The schema sent to the API when it is not derived from `input`: an MCP tool's own JSON
+   * Schema goes out as the server wrote it (its server validates the call).
+   */
+  readonly inputSchema?: JsonInputSchema;
+  readonly origin?: ToolOrigin;
   readonly access: ToolAccess;
   /** The string permission rules match: a path for file tools, the command for Bash. */
   subject(input: z.infer<Schema>, session: ToolSession): string;
