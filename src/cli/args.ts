@@ -33,6 +33,14 @@ export interface CliOptions {
   settings: string | undefined;
   settingSources: string[] | undefined;
   addDirs: string[];
+  /** `--mcp-config` values: files or JSON strings, in order. */
+  mcpConfigs: string[];
+  strictMcpConfig: boolean;
+  /** `--agents` JSON: agent definitions for this session. */
+  agentsJson: string | undefined;
+  /** `--agent <name>`: the main thread runs as this agent. */
+  agent: string | undefined;
+  maxBudgetUsd: number | undefined;
   persistSession: boolean;
   forkSession: boolean;
   version: boolean;
@@ -97,7 +105,21 @@ const VALUE_FLAGS: Record<string, Setter> = {
   "--session-id": (o, v) => (o.sessionId = v),
   "--settings": (o, v) => (o.settings = v),
   "--setting-sources": (o, v) => (o.settingSources = splitList([v])),
+  "--agents": (o, v) => (o.agentsJson = v),
+  "--agent": (o, v) => (o.agent = v),
+  "--max-budget-usd": (o, v) => (o.maxBudgetUsd = positiveAmount("--max-budget-usd", v)),
 };
+
+/** `--mcp-config a.json b.json '{"mcpServers":…}'`: each value is one config, never split on commas. */
+function mcpConfigValues(o: CliOptions, values: string[]): void {
+  o.mcpConfigs.push(...values);
+}
+
+function positiveAmount(flag: string, value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw usage(`option '${flag} <amount>' argument '${value}' is invalid. Expected a positive number of dollars.`);
+  return parsed;
+}
 
 const LIST_FLAGS: Record<string, (o: CliOptions, values: string[]) => void> = {
   "--allowedTools": (o, v) => o.allowedTools.push(...splitList(v)),
@@ -106,6 +128,7 @@ const LIST_FLAGS: Record<string, (o: CliOptions, values: string[]) => void> = {
   "--disallowed-tools": (o, v) => o.disallowedTools.push(...splitList(v)),
   "--tools": (o, v) => (o.tools = splitList(v)),
   "--add-dir": (o, v) => o.addDirs.push(...splitList(v)),
+  "--mcp-config": mcpConfigValues,
 };
 
 const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
@@ -118,6 +141,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
   "--dangerously-skip-permissions": (o) => (o.permissionMode = "bypassPermissions"),
   "--no-session-persistence": (o) => (o.persistSession = false),
   "--fork-session": (o) => (o.forkSession = true),
+  "--strict-mcp-config": (o) => (o.strictMcpConfig = true),
   "-v": (o) => (o.version = true),
   "--version": (o) => (o.version = true),
   "-h": (o) => (o.help = true),
@@ -133,6 +157,7 @@ export function defaultOptions(): CliOptions {
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],
+    mcpConfigs: [], strictMcpConfig: false, agentsJson: undefined, agent: undefined, maxBudgetUsd: undefined,
     persistSession: true, forkSession: false, version: false, help: false,
   };
 }

@@ -44,6 +44,29 @@ export interface Environment {
   disableAutoCompact: boolean;
   disableCompact: boolean;
   noColor: boolean;
+  /** MCP_TIMEOUT: how long one server may take to connect. */
+  mcpTimeoutMs: number | undefined;
+  /** MCP_TOOL_TIMEOUT: how long one MCP tool call may take. */
+  mcpToolTimeoutMs: number | undefined;
+  /** MAX_MCP_OUTPUT_TOKENS: the cap on one MCP tool result. */
+  maxMcpOutputTokens: number | undefined;
+  /** MCP_CONNECTION_NONBLOCKING=0: wait for servers before the first request. */
+  mcpConnectionBlocking: boolean;
+  /** ENABLE_TOOL_SEARCH as written: unset, `true`, `false`, `auto`, `auto:N`. */
+  enableToolSearch: string | undefined;
+  /** CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS: send no beta features (tool search included). */
+  disableExperimentalBetas: boolean;
+  /** CLAUDE_CODE_MAX_CONCURRENT_SUBAGENTS. */
+  maxConcurrentSubagents: number | undefined;
+  /** CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH: layers of helpers below the main agent. */
+  maxSubagentDepth: number | undefined;
+  /** CLAUDE_CODE_SUBAGENT_MODEL: the model every helper uses (unless `inherit`). */
+  subagentModel: string | undefined;
+  /** CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: helpers always run in the foreground. */
+  disableBackgroundTasks: boolean;
+  /** CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS / CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS. */
+  disableExplorePlanAgents: boolean;
+  disableBuiltinAgents: boolean;
   /** Running as root outside a recognised container or sandbox (bypass mode is refused then). */
   unsandboxedRoot: boolean;
   /** The environment handed to child processes (tools, hooks). */
@@ -118,6 +141,18 @@ export function readEnvironment(
     disableAutoCompact: truthy(env.DISABLE_AUTO_COMPACT),
     disableCompact: truthy(env.DISABLE_COMPACT),
     noColor: nonEmpty(env.NO_COLOR) !== undefined,
+    mcpTimeoutMs: intFrom(env.MCP_TIMEOUT),
+    mcpToolTimeoutMs: intFrom(env.MCP_TOOL_TIMEOUT),
+    maxMcpOutputTokens: intFrom(env.MAX_MCP_OUTPUT_TOKENS),
+    mcpConnectionBlocking: env.MCP_CONNECTION_NONBLOCKING !== undefined && !truthy(env.MCP_CONNECTION_NONBLOCKING),
+    enableToolSearch: nonEmpty(env.ENABLE_TOOL_SEARCH),
+    disableExperimentalBetas: truthy(env.CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS),
+    maxConcurrentSubagents: intFrom(env.CLAUDE_CODE_MAX_CONCURRENT_SUBAGENTS),
+    maxSubagentDepth: intFrom(env.CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH),
+    subagentModel: nonEmpty(env.CLAUDE_CODE_SUBAGENT_MODEL),
+    disableBackgroundTasks: truthy(env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS),
+    disableExplorePlanAgents: truthy(env.CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS),
+    disableBuiltinAgents: truthy(env.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS),
     unsandboxedRoot:
       process.getuid?.() === 0 && !truthy(env.IS_SANDBOX) && !existsSync("/.dockerenv") && !existsSync("/run/.containerenv"),
     childEnv,
