@@ -1,0 +1,75 @@
+/**
+ * The transport for one server entry (stdio, streamable HTTP, SSE, WebSocket), and what a failed
+ * connection means: an HTTP 401/403 is "needs authentication", anything else is a failure whose
+ * message names the server and what to do.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerEntry, McpServerStatus } from "../types.ts";
+import type { McpSdk } from "./load-sdk.ts";
+import { StdioProcessTransport } from "./stdio-transport.ts";
+
+export interface TransportContext {
+  projectDir: string;
+  env: Readonly<Record<string, string>>;
+  onStderr?: () => void;
+}
+
+export interface BuiltTransport {
+  transport: Transport;
+  /** Present for stdio servers: the process, its stderr tail and exit status. */
+  stdio?: StdioProcessTransport;
+}
+
+/** The environment a stdio server starts with (spec §2.2): the session's, then clew's markers, then the entry's own. */
+export function stdioEnvironment(entryEnv: Readonly<Record<string, string>>, context: TransportContext): Record<string, string> {
+  return { ...context.env, CLAUDECODE: "1", CLAUDE_PROJECT_DIR: context.projectDir, ...entryEnv };
+}
+
+export function buildTransport(sdk: McpSdk, entry: McpServerEntry, context: TransportContext): BuiltTransport {
+  const config = entry.config;
+  if (config.type === "stdio") {
+    const stdio = new StdioProcessTransport(
+      sdk,
+      { command: config.command, args: config.args, cwd: context.projectDir, env: stdioEnvironment(config.env, context) },
+      context.onStderr,
+    );
+    return { transport: stdio, stdio };
+  }
+  const url = new URL(config.url);
+  const requestInit: RequestInit = { headers: { ...config.headers } };
+  switch (config.type) {
+    case "http":
+      return { transport: new sdk.StreamableHTTPClientTransport(url, { requestInit }) };
+    case "sse":
+      return { transport: new sdk.SSEClientTransport(url, { requestInit }) };
+    case "ws":
+      return { transport: new sdk.WebSocketClientTransport(url) };
+  }
+}
+
+/** The HTTP status of a failed remote request, when the error carries one. */
+function httpStatus(sdk: McpSdk, error: unknown): number | undefined {
+  if (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) return typeof error.code === "number" ? error.code : undefined;
+  if (error instanceof Error) {
+    const match = /\b(401|403)\b/.exec(error.message);
+    if (match?.[1] && /unauthori[sz]ed|forbidden|HTTP|status/i.test(error.message)) return Number(match[1]);
+  }
+  return undefined;
+}
+
+export interface Classified {
+  status: McpServerStatus;
+  message: string;
+}
+
+/** A remote server that refused us for lack of credentials. */
+export function authFailure(sdk: McpSdk, entry: McpServerEntry, error: unknown): Classified | undefined {
+  if (entry.config.type === "stdio") return undefined;
+  const status = error instanceof sdk.UnauthorizedError ? 401 : httpStatus(sdk, error);
+  if (status !== 401 && status !== 403) return undefined;
+  const hasAuthorization = Object.keys(entry.config.headers).some((name) => name.toLowerCase() === "authorization");
+  if (hasAuthorization) {
+    return { status: "failed", message: `MCP server "${entry.name}" rejected the configured Authorization header (HTTP ${status}); check the token in its "headers" (${entry.origin})` };
+  }
+  return { status: "needs-auth", message: `MCP server "${entry.name}" needs authentication (HTTP ${status}): run /mcp to authenticate, or add an Authorization header to its entry in ${entry.origin}` };
+}
