@@ -64,6 +64,7 @@ export interface McpProblem {
   /** The file or flag the problem is in. */
   file: string;
   line?: number;
+  column?: number;
   /** `mcpServers.bad.command` when the problem is about one key. */
   keyPath?: string;
   server?: string;
@@ -89,6 +90,8 @@ export interface McpServerState {
   resourceCount: number;
   /** Server `instructions` from initialize, capped at 2 KB. */
   instructions?: string;
+  /** Problems that leave a connected server usable: a tool skipped (its schema), a list that failed. */
+  warnings?: string[];
 }
 
 /** An MCP prompt, offered as the slash command `/mcp__<server>__<prompt>`. */

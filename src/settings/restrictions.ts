@@ -106,6 +106,8 @@ const TRUST_GATED: readonly PathSegment[][] = [
   ["permissions", "additionalDirectories"],
   ["extraKnownMarketplaces"],
   ["enableAllProjectMcpServers"],
+  // An approval the repository gives itself; `disabledMcpjsonServers` is not here: a rejection always counts.
+  ["enabledMcpjsonServers"],
 ];
 
 export function applyUntrustedWorkspace(layer: Layer, startDir: string, problems: SettingsProblem[], inactive: InactiveRule[]): void {
