@@ -3,7 +3,7 @@
 // leaves nothing behind.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   createHelperWorktree,
   finishHelperWorktree,
@@ -136,6 +136,38 @@ describe("createHelperWorktree", () => {
     expect(listed.map((entry) => entry.branch).sort()).toEqual([...branches].sort());
   });
 
+  test("a helper of a helper starts from its parent's commits and lives beside it, not inside it", async () => {
+    const repo = parentRepo();
+    const before = parentState(repo);
+    const outer = await created(repo, "outer");
+    writeFileSync(join(outer.path, "outer.ts"), "export const outer = 1;\n");
+    run(outer.path, "add", "outer.ts");
+    run(outer.path, "commit", "-qm", "outer step");
+    const outerHead = run(outer.path, "rev-parse", "HEAD").trim();
+
+    const inner = await created(outer.path, "inner");
+    expect(inner).toEqual({
+      path: join(repo, ".clew", "worktrees", "inner"),
+      branch: "clew/agent-inner",
+      baseCommit: outerHead,
+      repoRoot: repo,
+      agentId: "inner",
+    });
+    expect(readFileSync(join(inner.path, "outer.ts"), "utf8")).toBe("export const outer = 1;\n");
+    // Nothing appeared in the outer helper's tree either.
+    expect(run(outer.path, "status", "--porcelain", "--untracked-files=all")).toBe("");
+    writeFileSync(join(inner.path, "inner.ts"), "export const inner = 1;\n");
+    const innerResult = await finishHelperWorktree(inner);
+    expect(innerResult.diffStat).toContain("inner.ts");
+    expect(innerResult.diffStat).not.toContain("outer.ts");
+    expect((await finishHelperWorktree(outer)).commits).toBe(1);
+    expect(await listHelperWorktrees(repo)).toEqual([
+      { path: outer.path, branch: outer.branch },
+      { path: inner.path, branch: inner.branch },
+    ].sort((a, b) => a.path.localeCompare(b.path)));
+    expect(parentState(repo)).toEqual(before);
+  });
+
   test("a folder outside any repository is an error sentence, not a throw", async () => {
     const plain = tempDir("clew-not-a-repo-");
     const result = await createHelperWorktree({ cwd: plain, agentId: "x" });
@@ -234,6 +266,26 @@ describe("finishHelperWorktree", () => {
     expect(existsSync(idle.path)).toBe(false);
     expect(existsSync(join(busy.path, "busy.txt"))).toBe(true);
     expect(await listHelperWorktrees(repo)).toEqual([{ path: busy.path, branch: busy.branch }]);
+  });
+
+  test("when the leftovers cannot be committed, the worktree is kept and the summary says why", async () => {
+    const repo = parentRepo();
+    const worktree = await created(repo, "locked");
+    writeFileSync(join(worktree.path, "util.ts"), "export const util = 'unsaved';\n");
+    const lock = resolve(worktree.path, run(worktree.path, "rev-parse", "--git-path", "index.lock").trim());
+    writeFileSync(lock, "");
+    const result = await finishHelperWorktree(worktree);
+    rmSync(lock);
+    expect({ changed: result.changed, kept: result.kept, commits: result.commits, diffStat: result.diffStat }).toEqual({
+      changed: true,
+      kept: true,
+      commits: 0,
+      diffStat: "",
+    });
+    expect(result.summary).toContain("Some changes could not be committed (Unable to create");
+    expect(result.summary).toContain("they are still in the worktree");
+    expect(readFileSync(join(worktree.path, "util.ts"), "utf8")).toBe("export const util = 'unsaved';\n");
+    expect(await listHelperWorktrees(repo)).toEqual([{ path: worktree.path, branch: worktree.branch }]);
   });
 
   test("without any configured identity the helper's commit is authored by clew", async () => {

@@ -2,7 +2,7 @@
 // never reach the parent's files, index or branch. Afterwards the worktree is removed when the
 // helper changed nothing, and kept (with everything committed on its branch) when it did.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { SimpleGit } from "simple-git";
 import { BRANCH_PREFIX, EXCLUDE_PATTERN, WORKTREES_FOLDER, gitAt, gitMessage } from "./worktree-list.ts";
 
@@ -52,16 +52,32 @@ async function excludeWorktreesFolder(git: SimpleGit, repoRoot: string): Promise
   appendFileSync(excludeFile, `${separator}# clew: helper worktrees (isolation: worktree)\n${EXCLUDE_PATTERN}\n`);
 }
 
-export async function createHelperWorktree(input: { cwd: string; agentId: string }): Promise<HelperWorktree | { error: string }> {
-  let git: SimpleGit;
-  let repoRoot: string;
+/**
+ * The main checkout of the repository `cwdGit` belongs to. When the parent already runs inside a
+ * linked worktree (a nested helper, or the user's own `git worktree`), new helper trees go beside
+ * the others under the main checkout rather than inside the parent's tree, so removing one tree
+ * never deletes another nested in it.
+ */
+async function mainCheckoutOf(cwdGit: SimpleGit, toplevel: string): Promise<string> {
   try {
-    git = await gitAt(input.cwd);
-    repoRoot = (await git.revparse(["--show-toplevel"])).trim();
+    const commonDir = (await cwdGit.raw(["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim();
+    const candidate = dirname(commonDir);
+    if (basename(commonDir) === ".git" && existsSync(candidate)) return candidate;
+  } catch {
+    // An old git without --path-format, or a bare repository: the parent's own root will do.
+  }
+  return toplevel;
+}
+
+export async function createHelperWorktree(input: { cwd: string; agentId: string }): Promise<HelperWorktree | { error: string }> {
+  let cwdGit: SimpleGit;
+  let toplevel: string;
+  try {
+    cwdGit = await gitAt(input.cwd);
+    toplevel = (await cwdGit.revparse(["--show-toplevel"])).trim();
   } catch (error) {
     return { error: `isolation: worktree needs a git repository, and ${input.cwd} is not inside one (${gitMessage(error)}); run the helper without isolation, or run \`git init\` and commit first.` };
   }
-  git = await gitAt(repoRoot);
   // The base is the parent's current HEAD, not the default branch the spec names: a user who
   // delegates from a feature branch expects the helper to see the code they are working on
   // (Claude Code users report branching from the default branch as a bug, and its own
@@ -69,10 +85,12 @@ export async function createHelperWorktree(input: { cwd: string; agentId: string
   // copied: the helper starts from the last commit, and the parent's tree stays untouched.
   let baseCommit: string;
   try {
-    baseCommit = (await git.revparse(["--verify", "HEAD^{commit}"])).trim();
+    baseCommit = (await cwdGit.revparse(["--verify", "HEAD^{commit}"])).trim();
   } catch {
-    return { error: `isolation: worktree needs a commit to start from, and the repository at ${repoRoot} has none yet; commit once, then run the helper again.` };
+    return { error: `isolation: worktree needs a commit to start from, and the repository at ${toplevel} has none yet; commit once, then run the helper again.` };
   }
+  const repoRoot = await mainCheckoutOf(cwdGit, toplevel);
+  const git = await gitAt(repoRoot);
   try {
     await excludeWorktreesFolder(git, repoRoot);
   } catch (error) {
@@ -146,11 +164,11 @@ async function countCommits(git: SimpleGit, range: string): Promise<number> {
 
 function keptSummary(worktree: HelperWorktree, diffStat: string, commits: number, commitProblem: string | undefined): string {
   const stat = diffStat.length > 0 ? `Diff stat against ${worktree.baseCommit.slice(0, 12)}:\n${diffStat}\n` : "The branch's tree equals its base (the commits cancel out).\n";
-  const leftover = commitProblem === undefined ? "" : `Some changes could not be committed (${commitProblem}); they are still in the worktree. `;
+  const leftover = commitProblem === undefined ? "" : ` Some changes could not be committed (${commitProblem}); they are still in the worktree.`;
   return (
     `The helper worked in an isolated git worktree; its changes are on branch ${worktree.branch} ` +
     `(${commits} commit${commits === 1 ? "" : "s"} on top of ${worktree.baseCommit.slice(0, 12)}), ` +
-    `checked out at ${worktree.path}. Your own working tree was not touched. ${leftover}\n${stat}` +
+    `checked out at ${worktree.path}. Your own working tree was not touched.${leftover}\n${stat}` +
     `To take the work: git merge ${worktree.branch}. ` +
     `To discard it: git worktree remove --force ${worktree.path} && git branch -D ${worktree.branch}.`
   );
