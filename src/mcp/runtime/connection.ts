@@ -64,6 +64,14 @@ export class ServerConnection {
     return this.status === "connected";
   }
 
+  /**
+   * Whether its tools are offered: while connected, and after it died as long as its one restart
+   * is still to come (the next call makes it), so the model can reach the restart.
+   */
+  get offersTools(): boolean {
+    return this.connected || (this.status === "failed" && this.everConnected && !this.restarted && !this.closing);
+  }
+
   state(): McpServerState {
     return {
       name: this.entry.name,
@@ -285,6 +293,18 @@ export class ServerConnection {
 
 class ListError extends Error {}
 
+/** A schema failure as "tools.0.name: expected string", not zod's JSON dump. */
+function describeInvalid(error: unknown): string {
+  const issues = (error as { issues?: unknown }).issues;
+  if (!Array.isArray(issues) || issues.length === 0) return errorMessage(error);
+  const shown = issues.slice(0, 3).map((raw) => {
+    const issue = raw as { path?: unknown[]; message?: string };
+    const where = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.join(".") : "(result)";
+    return `${where}: ${issue.message ?? "invalid"}`;
+  });
+  return `${shown.join("; ")}${issues.length > 3 ? `; and ${issues.length - 3} more` : ""}`;
+}
+
 async function listAll<T>(what: string, page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
@@ -293,7 +313,7 @@ async function listAll<T>(what: string, page: (cursor: string | undefined) => Pr
     try {
       result = await page(cursor);
     } catch (error) {
-      throw new ListError(`returned an invalid answer to ${what}: ${errorMessage(error).split("\n").slice(0, 6).join(" ")}`);
+      throw new ListError(`returned an invalid answer to ${what} (${describeInvalid(error)}); the server does not follow the MCP schema — update or fix it`);
     }
     items.push(...result.items);
     if (!result.nextCursor) break;

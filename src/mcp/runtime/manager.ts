@@ -1,0 +1,210 @@
+/**
+ * Every configured MCP server of a session. `start` returns at once and connects in the
+ * background (3 stdio servers at a time, 20 remote ones); each server's failure stays its own.
+ * The lead reads `tools()`, `prompts()` and `states()` and hears of changes through `onChange`.
+ */
+import type { AnyTool } from "../../tools/types.ts";
+import { errorMessage } from "../../util/errors.ts";
+import type { McpPromptInfo, McpServerEntry, McpServerState } from "../types.ts";
+import { buildAdapters } from "./adapters.ts";
+import { ServerConnection } from "./connection.ts";
+import { listMcpResourcesTool } from "./list-mcp-resources.ts";
+import { mcpName } from "./names.ts";
+import { mapPromptArgs } from "./prompt-args.ts";
+import { readMcpResourceTool } from "./read-mcp-resource.ts";
+import type { ListedResource, ResourceDirectory } from "./resource-directory.ts";
+import { promptContentText, resourceContentsText } from "./resource-text.ts";
+
+export interface McpRuntimeOptions {
+  /** Approved, not blocked. */
+  servers: readonly McpServerEntry[];
+  /** CLAUDE_PROJECT_DIR for stdio servers (and their working directory); the first root. */
+  projectDir: string;
+  /** Answer to roots/list: the launch directory and the additional directories. */
+  roots: readonly string[];
+  /** The environment stdio servers start from (CLAUDECODE=1 and CLAUDE_PROJECT_DIR are added). */
+  env: Readonly<Record<string, string>>;
+  /** MCP_TIMEOUT: how long one server may take to connect. */
+  connectTimeoutMs: number;
+  /** MCP_TOOL_TIMEOUT; a server's own `timeout` overrides it. */
+  toolTimeoutMs: number;
+  /** MAX_MCP_OUTPUT_TOKENS. */
+  maxOutputTokens: number;
+  clientVersion: string;
+}
+
+export type McpTextResult = { ok: true; text: string } | { ok: false; message: string };
+
+const STDIO_BATCH = 3;
+const REMOTE_BATCH = 20;
+
+/** Runs the tasks with at most `limit` under way at once. */
+async function inBatches(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const task = tasks[next++];
+      if (task) await task();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}
+
+export class McpManager implements ResourceDirectory {
+  private readonly connections: ServerConnection[];
+  private readonly listeners = new Set<() => void>();
+  private all: Promise<void> = Promise.resolve();
+  private toolCache?: AnyTool[];
+  private readonly skipped = new Map<string, string[]>();
+
+  private constructor(private readonly options: McpRuntimeOptions) {
+    const sorted = [...options.servers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.connections = sorted.map((entry) => new ServerConnection(entry, options, () => this.changed()));
+  }
+
+  static start(options: McpRuntimeOptions): McpManager {
+    const manager = new McpManager(options);
+    const stdio = manager.connections.filter((connection) => connection.entry.config.type === "stdio");
+    const remote = manager.connections.filter((connection) => connection.entry.config.type !== "stdio");
+    const connect = (connection: ServerConnection) => () => connection.connect();
+    manager.all = Promise.all([inBatches(stdio.map(connect), STDIO_BATCH), inBatches(remote.map(connect), REMOTE_BATCH)]).then(() => undefined);
+    return manager;
+  }
+
+  /** Resolves when every server has connected or failed, or after `maxWaitMs`, whichever is first. */
+  async settled(maxWaitMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wait = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, maxWaitMs));
+    });
+    await Promise.race([this.all, wait]);
+    clearTimeout(timer);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.toolCache = undefined;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {
+        // One listener's failure must not keep the others from hearing of the change.
+      }
+    }
+  }
+
+  private live(): ServerConnection[] {
+    return this.connections.filter((connection) => connection.connected);
+  }
+
+  private timeoutFor(entry: McpServerEntry): number {
+    return entry.config.timeout ?? this.options.toolTimeoutMs;
+  }
+
+  /** The connected servers' tools, in server-name order then each server's own order. */
+  tools(): AnyTool[] {
+    if (this.toolCache) return this.toolCache;
+    const taken = new Set<string>();
+    const tools: AnyTool[] = [];
+    for (const connection of this.connections.filter((candidate) => candidate.offersTools)) {
+      const entry = connection.entry;
+      const built = buildAdapters(
+        { server: entry.name, caller: connection, alwaysLoad: entry.config.alwaysLoad === true, timeoutMs: this.timeoutFor(entry), maxOutputTokens: this.options.maxOutputTokens },
+        connection.tools,
+        taken,
+      );
+      this.skipped.set(entry.name, built.skipped);
+      tools.push(...built.tools);
+    }
+    if (this.resourceServers().length > 0) tools.push(listMcpResourcesTool(this), readMcpResourceTool(this));
+    this.toolCache = tools;
+    return tools;
+  }
+
+  states(): McpServerState[] {
+    if (!this.toolCache) this.tools();
+    return this.connections.map((connection) => {
+      const state = connection.state();
+      const warnings = [...(this.skipped.get(connection.entry.name) ?? []), ...connection.warnings];
+      if (!connection.connected || warnings.length === 0) return state;
+      return { ...state, warnings: warnings.map((warning) => `MCP server "${connection.entry.name}": ${warning}`) };
+    });
+  }
+
+  prompts(): McpPromptInfo[] {
+    return this.live().flatMap((connection) =>
+      connection.prompts.map((prompt) => ({
+        server: connection.entry.name,
+        name: prompt.name,
+        command: mcpName(connection.entry.name, prompt.name),
+        description: prompt.description ?? prompt.title ?? "",
+        arguments: (prompt.arguments ?? []).map((argument) => ({
+          name: argument.name,
+          ...(argument.description !== undefined ? { description: argument.description } : {}),
+          required: argument.required === true,
+        })),
+      })),
+    );
+  }
+
+  async getPrompt(command: string, args: string, signal: AbortSignal): Promise<McpTextResult> {
+    const name = command.replace(/^\//, "");
+    const prompt = this.prompts().find((info) => info.command === name);
+    if (!prompt) return { ok: false, message: `No connected MCP server offers the prompt /${name}; run /mcp to see the servers and their state.` };
+    const mapped = mapPromptArgs(prompt, args);
+    if (!mapped.ok) return mapped;
+    const connection = this.connections.find((candidate) => candidate.entry.name === prompt.server);
+    if (!connection) return { ok: false, message: `MCP server "${prompt.server}" is not configured.` };
+    try {
+      const result = await connection.getPrompt(prompt.name, mapped.values, { signal, timeoutMs: this.timeoutFor(connection.entry) });
+      const text = result.messages.map((message) => promptContentText(message.content)).filter((part) => part !== "").join("\n\n");
+      return { ok: true, text };
+    } catch (error) {
+      return { ok: false, message: errorMessage(error) };
+    }
+  }
+
+  resourceServers(): string[] {
+    return this.live()
+      .filter((connection) => connection.resources.length > 0)
+      .map((connection) => connection.entry.name);
+  }
+
+  listResources(server?: string): ListedResource[] {
+    return this.live()
+      .filter((connection) => server === undefined || connection.entry.name === server)
+      .flatMap((connection) =>
+        connection.resources.map((resource) => ({
+          server: connection.entry.name,
+          uri: resource.uri,
+          name: resource.name,
+          ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
+          ...(resource.description !== undefined ? { description: resource.description } : {}),
+        })),
+      );
+  }
+
+  async readResource(server: string, uri: string, signal: AbortSignal): Promise<McpTextResult> {
+    const connection = this.connections.find((candidate) => candidate.entry.name === server);
+    if (!connection) {
+      const known = this.connections.map((candidate) => candidate.entry.name);
+      return { ok: false, message: `No MCP server named "${server}"${known.length > 0 ? ` (configured: ${known.join(", ")})` : ""}.` };
+    }
+    try {
+      const result = await connection.readResource(uri, { signal, timeoutMs: this.timeoutFor(connection.entry) });
+      return { ok: true, text: resourceContentsText(result.contents) };
+    } catch (error) {
+      return { ok: false, message: errorMessage(error) };
+    }
+  }
+
+  /** Ends every server: stdio process groups are signalled, transports closed. */
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await Promise.all(this.connections.map((connection) => connection.close()));
+  }
+}
