@@ -4,7 +4,7 @@
  * A tool signals a problem the model should fix by throwing `ToolError` (util/errors.ts).
  */
 import type { z } from "zod";
-import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type { ImageBlockParam, TextBlockParam, ToolReferenceBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { FileTracker } from "./shared/file-tracker.ts";
 import type { ShellJobs } from "./shared/shell-jobs.ts";
 
@@ -12,7 +12,8 @@ import type { ToolAccess } from "../permissions/types.ts";
 
 export type { ToolAccess };
 
-export type ToolResultContent = string | Array<TextBlockParam | ImageBlockParam>;
+/** `tool_reference` blocks (ToolSearch) make the API expand a deferred tool's definition at that point. */
+export type ToolResultContent = string | Array<TextBlockParam | ImageBlockParam | ToolReferenceBlockParam>;
 
 export interface ToolOutput {
   /** What the model sees. */
@@ -80,6 +81,8 @@ export interface ToolSession {
   readonly readDenied?: (absPath: string) => boolean;
   /** Loads a skill for the Skill tool (the session's extension registry); absent without skills. */
   readonly skills?: SkillLoader;
+  /** Searches the deferred tools for ToolSearch; absent when no tool is deferred. */
+  readonly toolSearch?: { search(query: string, max: number): string[] /* tool names */ };
 }
 
 export interface SkillLoader {
