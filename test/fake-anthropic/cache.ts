@@ -3,6 +3,9 @@
  *
  * - The prompt is a sequence of blocks in the order tools → system → messages. A block's tokens
  *   are ceil(bytes / 4) of its canonical JSON (sorted keys, cache_control left out).
+ * - Tools with `defer_loading: true` are not part of the prefix (neither tokens nor key: adding or
+ *   removing one leaves the cache alone). A `tool_reference` to one inside a tool_result expands
+ *   the definition there, so the tool_result block carries the definition's tokens and bytes.
  * - The cache key at block i hashes everything up to and including block i (and the model).
  * - Lookup: from each breakpoint, walk back up to `lookbackBlocks` blocks (the breakpoint itself
  *   included) for a key some earlier request wrote; the longest hit is read.
@@ -73,12 +76,29 @@ function nestedTtl(block: Json | undefined): Ttl | null {
   return null;
 }
 
+/** The definitions a tool_result's tool_reference blocks load, as the API inlines them; "" when none. */
+function expandedReferences(block: Json | undefined, deferred: ReadonlyMap<string, string>): string {
+  if (deferred.size === 0 || !isObject(block) || block.type !== "tool_result" || !Array.isArray(block.content)) return "";
+  let text = "";
+  for (const inner of block.content) {
+    const definition = isObject(inner) && inner.type === "tool_reference" && typeof inner.tool_name === "string" ? deferred.get(inner.tool_name) : undefined;
+    if (definition !== undefined) text += `\u001e${definition}`;
+  }
+  return text;
+}
+
 function layout(body: JsonObject): PromptLayout {
   const entries: { text: string; tokens: number; breakpoint: Ttl | null }[] = [];
   const add = (text: string, breakpoint: Ttl | null, weighted = true): void => {
     entries.push({ text, tokens: weighted ? tokensOfText(text) : 0, breakpoint });
   };
-  if (Array.isArray(body.tools)) for (const tool of body.tools) add(`tool:${canonicalJson(tool)}`, ttlOf(tool));
+  const deferred = new Map<string, string>();
+  if (Array.isArray(body.tools)) {
+    for (const tool of body.tools) {
+      if (isObject(tool) && tool.defer_loading === true && typeof tool.name === "string") deferred.set(tool.name, canonicalJson(tool));
+      else add(`tool:${canonicalJson(tool)}`, ttlOf(tool));
+    }
+  }
   if (typeof body.system === "string") add(`system:${canonicalJson({ type: "text", text: body.system })}`, null);
   else if (Array.isArray(body.system)) for (const block of body.system) add(`system:${canonicalJson(block)}`, ttlOf(block));
   // Not billed as tokens, but part of the key: these settings invalidate the messages' cache.
@@ -89,7 +109,9 @@ function layout(body: JsonObject): PromptLayout {
       const role = String(message.role);
       const content = message.content;
       const blocks: Json[] = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
-      blocks.forEach((block, index) => add(`${index === 0 ? "turn:" : ""}${role}:${canonicalJson(block)}`, nestedTtl(block)));
+      blocks.forEach((block, index) =>
+        add(`${index === 0 ? "turn:" : ""}${role}:${canonicalJson(block)}${expandedReferences(block, deferred)}`, nestedTtl(block)),
+      );
     }
   }
   const keys: string[] = [];

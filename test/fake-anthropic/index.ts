@@ -19,7 +19,7 @@ export {
 } from "./faults.ts";
 export { checkRequest, type InvariantOptions } from "./invariants.ts";
 export { Reply, fakeSignature, newMessageId, newToolUseId, reply, type RenderContext } from "./reply.ts";
-export { lastUserReminders, lastUserText, messagesOf, textOf, toolNames, toolResults, type SentToolResult } from "./request.ts";
+export { deferredToolNames, lastUserReminders, lastUserText, messagesOf, textOf, toolNames, toolReferences, toolResults, type SentToolResult } from "./request.ts";
 export { eventsBeforeFault } from "./respond.ts";
 export {
   startFakeAnthropic,

@@ -28,21 +28,32 @@ export function checkRequest(body: JsonObject, options: InvariantOptions = {}): 
       report(`max_tokens must be a positive integer, got ${JSON.stringify(maxTokens ?? null)}`);
     }
   }
-  const toolNames = checkTools(body.tools, report);
+  const tools = checkTools(body.tools, report);
   checkSystem(body.system, report);
-  checkMessages(body.messages, toolNames.size > 0, report);
+  checkMessages(body.messages, tools, report);
   checkCacheControl(body, options.maxCacheBreakpoints ?? 4, report);
   return problems;
 }
 
 type Report = (message: string) => void;
 
-function checkTools(tools: Json | undefined, report: Report): Set<string> {
-  const names = new Set<string>();
-  if (tools === undefined) return names;
+interface ToolSet {
+  names: Set<string>;
+  /** Tools sent with `defer_loading: true`: a tool_reference may name only these. */
+  deferred: Set<string>;
+}
+
+/**
+ * Deferral rules, as the tool search documentation states them (the messages are the API's):
+ * at least one tool must be non-deferred, and a deferred tool cannot carry cache_control.
+ */
+function checkTools(tools: Json | undefined, report: Report): ToolSet {
+  const set: ToolSet = { names: new Set(), deferred: new Set() };
+  const { names } = set;
+  if (tools === undefined) return set;
   if (!Array.isArray(tools)) {
     report("tools must be an array");
-    return names;
+    return set;
   }
   tools.forEach((tool, i) => {
     const where = `tools[${i}]`;
@@ -51,6 +62,12 @@ function checkTools(tools: Json | undefined, report: Report): Set<string> {
     if (!name) return report(`${where} has no name`);
     if (names.has(name)) report(`${where}: duplicate tool name "${name}"`);
     names.add(name);
+    if (tool.defer_loading === true) {
+      set.deferred.add(name);
+      if (isObject(tool.cache_control)) {
+        report(`Tool '${name}' cannot have both defer_loading=true and cache_control set. Tools with defer_loading cannot use prompt caching.`);
+      }
+    }
     // Server tools (web_search_…, bash_…) are typed and carry no input_schema.
     const serverTool = typeof tool.type === "string" && tool.type !== "custom";
     if (serverTool) return;
@@ -60,7 +77,10 @@ function checkTools(tools: Json | undefined, report: Report): Set<string> {
     if (schema.type !== "object") report(`${where} ("${name}"): input_schema.type must be "object", got ${JSON.stringify(schema.type ?? null)}`);
     if ("$schema" in schema) report(`${where} ("${name}"): input_schema must not carry a "$schema" key`);
   });
-  return names;
+  if (set.deferred.size > 0 && set.deferred.size === tools.length) {
+    report("All tools have defer_loading set. At least one tool must be non-deferred.");
+  }
+  return set;
 }
 
 function checkSystem(system: Json | undefined, report: Report): void {
@@ -125,7 +145,8 @@ function turnsOf(messages: Json | undefined, report: Report): Turn[] {
  * Tool names in history need not be in `tools` (the API accepts calls to tools removed since, and
  * Claude Code relies on it); but history with tool blocks and no tools at all is a 400.
  */
-function checkMessages(messages: Json | undefined, toolsDefined: boolean, report: Report): void {
+function checkMessages(messages: Json | undefined, tools: ToolSet, report: Report): void {
+  const toolsDefined = tools.names.size > 0;
   const turns = turnsOf(messages, report);
   const firstToolBlock = turns.flatMap((turn) =>
     turn.blocks.flatMap((block, j) => (block.type === "tool_use" || block.type === "tool_result" ? [`${turn.where}.content[${j}]`] : [])),
@@ -170,7 +191,7 @@ function checkMessages(messages: Json | undefined, toolsDefined: boolean, report
           if (answered.has(id)) report(`${where}: second tool_result for "${id}"`);
           if (sawOther) report(`${where}: tool_result for "${id}" comes after other content; tool_result blocks must come first`);
           answered.add(id);
-          checkToolResultContent(block.content, where, report);
+          checkToolResultContent(block.content, where, tools, report);
           return;
         }
       }
@@ -207,12 +228,26 @@ function checkToolUse(
   if (!isObject(block.input)) report(`${where}: tool_use "${id}" input must be an object`);
 }
 
-function checkToolResultContent(content: Json | undefined, where: string, report: Report): void {
+function checkToolResultContent(content: Json | undefined, where: string, tools: ToolSet, report: Report): void {
   if (content === undefined || typeof content === "string") return;
   if (!Array.isArray(content)) return report(`${where}: tool_result content must be a string or an array of blocks`);
   content.forEach((inner, k) => {
     if (isObject(inner) && inner.type === "text") checkText(inner, `${where}.content[${k}]`, report);
+    if (isObject(inner) && inner.type === "tool_reference") checkToolReference(inner, `${where}.content[${k}]`, tools, report);
   });
+}
+
+/**
+ * A tool_reference (a client-side tool search's answer) expands into the named definition, which
+ * must be in tools[] with defer_loading: true. The documented 400 is for a name not in tools[];
+ * for a tool that is there but not deferred the docs state the rule without quoting an error, so
+ * this message is the fake's own.
+ */
+function checkToolReference(block: JsonObject, where: string, tools: ToolSet, report: Report): void {
+  const name = str(block.tool_name);
+  if (name === undefined) return report(`${where}: tool_reference without a string "tool_name"`);
+  if (!tools.names.has(name)) return report(`Tool reference '${name}' has no corresponding tool definition`);
+  if (!tools.deferred.has(name)) report(`${where}: tool_reference '${name}' names a tool without defer_loading: true; only deferred tools can be referenced`);
 }
 
 function checkCacheControl(body: JsonObject, limit: number, report: Report): void {

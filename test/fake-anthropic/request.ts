@@ -78,3 +78,19 @@ export function toolNames(request: RecordedRequest): string[] {
   if (!Array.isArray(tools)) return [];
   return tools.filter(isObject).flatMap((tool) => (typeof tool.name === "string" ? [tool.name] : []));
 }
+
+/** The names in request.tools sent with `defer_loading: true`, in order. */
+export function deferredToolNames(request: RecordedRequest): string[] {
+  const tools = request.body.tools;
+  if (!Array.isArray(tools)) return [];
+  return tools.filter(isObject).flatMap((tool) => (tool.defer_loading === true && typeof tool.name === "string" ? [tool.name] : []));
+}
+
+/** The tools the last user message's tool_results load through `tool_reference` blocks. */
+export function toolReferences(request: RecordedRequest): string[] {
+  return toolResults(request).flatMap(({ block }) =>
+    Array.isArray(block.content)
+      ? block.content.filter(isObject).flatMap((inner) => (inner.type === "tool_reference" && typeof inner.tool_name === "string" ? [inner.tool_name] : []))
+      : [],
+  );
+}
