@@ -52,6 +52,10 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       const { runTrustCommand } = await import("./trust-command.ts");
       return await runTrustCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr });
     }
+    if (argv[0] === "mcp") {
+      const { runMcpCommand } = await import("./mcp-command.ts");
+      return await runMcpCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr, readStdin: () => Bun.stdin.text() });
+    }
     const options = parseArgs(argv);
     if (options.version) {
       writeOut(`${version} (clew)\n`);

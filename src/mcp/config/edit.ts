@@ -11,7 +11,7 @@ import { PROJECT_FILE } from "./sources.ts";
 import { readStateFile, scopeServers, updateScopeServers } from "./state-file.ts";
 
 export type EditScope = "local" | "project" | "user";
-export const EDIT_SCOPES: readonly EditScope[] = ["local", "project", "user"];
+export const EDIT_SCOPES: readonly EditScope[] = ["local", "user", "project"];
 
 export interface EditPlace {
   configDir: string;
