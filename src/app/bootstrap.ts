@@ -33,6 +33,9 @@ import { renderItem, type InvocationDeps } from "./invocations.ts";
 import { combineWatchers, NestedSkillWatcher } from "./nested-skills.ts";
 import type { HookSink } from "./session-hooks.ts";
 import { builtinTools, selectTools, toApiTool } from "./tool-set.ts";
+import { agentTool } from "../tools/agent.ts";
+import { agentToolDescription, helperTypeFinder, SubagentRunner, withAgentList } from "./subagents-setup.ts";
+import { UsageLedger } from "./usage-ledger.ts";
 
 export type { SessionOptions };
 
@@ -41,6 +44,9 @@ const TOOL_CEILING_MARGIN_MS = 60_000;
 const MAX_RESULT_CHARS = 100_000;
 const IDLE_TIMEOUT_MS = 90_000;
 const GC_EVERY_REQUESTS = 6;
+/** Layers of helpers below the main conversation (a helper's helper is the last). */
+const DEFAULT_HELPER_DEPTH = 2;
+const DEFAULT_CONCURRENT_HELPERS = 10;
 
 function isGitRepo(dir: string): boolean {
   for (let current = dir; ; current = dirname(current)) {
@@ -113,9 +119,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     addDirs: settings.permissions.additionalDirectories.map((dir) => resolve(env.cwd, dir)),
     cacheDir: extensionsCache,
     budgetChars: Math.max(8_000, Math.floor(windowTokens * 0.04)),
+    ...(options.agentsJson !== undefined ? { agentsJson: options.agentsJson } : {}),
   });
   for (const problem of extensions.errors) options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
   if (extensions.modelInvocable === 0) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
+  const maxHelperDepth = env.maxSubagentDepth ?? DEFAULT_HELPER_DEPTH;
+  if (maxHelperDepth < 1) selected.tools = selected.tools.filter((tool) => tool.name !== "Agent" && tool.name !== "SendMessage");
   const permissions = setUpPermissions({
     settings: loaded,
     flagMode: options.permissionMode,
@@ -150,6 +159,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         if (!resolved.ok) return { ok: false, message: resolved.message };
         return renderItem(invocations, resolved.item, args, signal);
       },
+    },
+    agents: {
+      run: (input, ctx) => subagents.run(input, ctx),
+      send: (input, ctx) => subagents.send(input, ctx),
     },
   };
   const invocations: InvocationDeps | undefined = extensions.registry && {
@@ -200,6 +213,42 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(hooks ? { hooks } : {}),
   });
 
+  const ledger = new UsageLedger(options.maxBudgetUsd);
+  const helperNotices: string[] = [];
+  const facts = { platform: process.platform, shell: env.childEnv.SHELL ?? "bash", isGitRepo: isGitRepo(env.cwd) };
+  const helperTypes = { registry: extensions.registry, withExplorePlan: !env.disableExplorePlanAgents, withBuiltins: !env.disableBuiltinAgents };
+  const subagents = new SubagentRunner({
+    stream,
+    resolveModel: (name) => resolveModelId(name, env.aliasOverrides),
+    parentModel: () => loopDeps.request.model,
+    forcedModel: env.subagentModel === "inherit" ? undefined : env.subagentModel,
+    tools: () => permissions.visibleTools,
+    gate: permissions.gate,
+    parentMode: () => permissions.state.mode,
+    hooks: () => hooks,
+    ...helperTypeFinder(helperTypes),
+    instructions: () => instructions.text,
+    loadSkill: (name, signal) => toolSession.skills?.load(name, "", signal) ?? Promise.resolve({ ok: false, message: "no skills" }),
+    parentSession: toolSession,
+    services: {
+      stream,
+      facts,
+      toolTimeoutMs: limits.bashMaxTimeoutMs + TOOL_CEILING_MARGIN_MS,
+      maxResultChars: MAX_RESULT_CHARS,
+      ...(spillDir ? { spill: spillTo(spillDir) } : {}),
+      transcriptDir: options.persist ? join(stateDir, sessionId, "subagents") : undefined,
+      identity: { sessionId, version: options.version },
+      now,
+    },
+    maxDepth: maxHelperDepth,
+    maxConcurrent: env.maxConcurrentSubagents ?? DEFAULT_CONCURRENT_HELPERS,
+    maxTurns: options.maxTurns ?? env.maxTurns,
+    ledger,
+    sink: hookSink,
+    notify: (text) => helperNotices.push(text),
+    backgroundDisabled: env.disableBackgroundTasks,
+  });
+
   const instructions = await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled);
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const context = new ContextManager(
@@ -226,10 +275,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       model,
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
-        { cwd: env.cwd, platform: process.platform, shell: env.childEnv.SHELL ?? "bash", isGitRepo: isGitRepo(env.cwd), model },
+        { cwd: env.cwd, ...facts, model },
         { replace: options.systemPrompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue },
       ),
-      tools: permissions.visibleTools.map(toApiTool),
+      tools: withAgentList(permissions.visibleTools.map(toApiTool), agentToolDescription(agentTool.description, extensions.agents, helperTypes)),
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
     },
     prepare: withMessageBreakpoints,
@@ -239,9 +288,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       // measurable cost per step; every request: 60 MiB but +0.9 ms per step).
       if (++requestCount % GC_EVERY_REQUESTS === 0) Bun.gc(false);
       if (hooks) (await import("./session-hooks.ts")).deliverAsyncResults(hooks, (text) => context.queue(text));
+      for (const notice of helperNotices.splice(0)) context.queue(notice);
       await context.beforeRequest(state, usage, emit, signal);
     },
-    limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3, ...(env.stopHookBlockCap !== undefined ? { stopHookBlockCap: env.stopHookBlockCap } : {}) },
+    limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3, budgetExceeded: () => ledger.exceeded(), ...(env.stopHookBlockCap !== undefined ? { stopHookBlockCap: env.stopHookBlockCap } : {}) },
     now: () => performance.now(),
     ...(hooks ? { hooks } : {}),
   };
@@ -280,7 +330,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}) },
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true } },
     messages,
   );
 }

@@ -6,6 +6,7 @@
  * something is invoked, listed or completed.
  */
 import type { ExtensionProblem, ExtensionRegistry } from "../extensions/index.ts";
+import type { AgentListing } from "../extensions/summary.ts";
 import { anyFolderExists, discoverSources } from "../extensions/sources.ts";
 import type { ComponentSource } from "../extensions/types.ts";
 
@@ -45,6 +46,8 @@ export interface SessionExtensions {
   withHooks: boolean;
   /** Problems to report at start-up (errors). */
   errors: readonly ExtensionProblem[];
+  /** Agent definitions (files and `--agents`), for the Agent tool's list. */
+  agents: readonly AgentListing[];
 }
 
 export interface ExtensionsInput {
@@ -57,6 +60,8 @@ export interface ExtensionsInput {
   cacheDir: string | undefined;
   /** Characters the catalogue may take (about 1% of the window, spec A.4). */
   budgetChars: number;
+  /** `--agents` JSON, parsed. */
+  agentsJson?: unknown;
 }
 
 const CATALOGUE_HEADER =
@@ -64,9 +69,10 @@ const CATALOGUE_HEADER =
 
 const withHeader = (catalogue: string): string => (catalogue ? `${CATALOGUE_HEADER}\n${catalogue}` : "");
 
-async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsInput): Promise<{ registry: ExtensionRegistry; summary: { catalogue: string; modelInvocable: number; withHooks: boolean; errors: ExtensionProblem[] } }> {
-  const [{ loadExtensions }, { skillCatalogue }] = await Promise.all([import("../extensions/load.ts"), import("../extensions/catalogue.ts")]);
-  const registry = await loadExtensions({ sources, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) });
+async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsInput): Promise<{ registry: ExtensionRegistry; summary: { catalogue: string; modelInvocable: number; withHooks: boolean; errors: ExtensionProblem[]; agents: AgentListing[] } }> {
+  const [{ loadExtensions }, { skillCatalogue }, { agentsFromJson }] = await Promise.all([import("../extensions/load.ts"), import("../extensions/catalogue.ts"), import("../extensions/agents-json.ts")]);
+  const extra = input.agentsJson === undefined ? [] : [agentsFromJson(input.agentsJson)];
+  const registry = await loadExtensions({ sources, extra, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) });
   const modelInvocable = registry.invocables.filter((item) => item.modelInvocable);
   return {
     registry,
@@ -75,6 +81,7 @@ async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsIn
       modelInvocable: modelInvocable.length,
       withHooks: registry.invocables.some((item) => item.hooks !== undefined),
       errors: registry.problems.filter((problem) => problem.severity === "error"),
+      agents: registry.agents.map((agent) => ({ name: agent.name, description: agent.description, ...(agent.tools ? { tools: [...agent.tools] } : {}) })),
     },
   };
 }
@@ -88,9 +95,10 @@ export async function loadSessionExtensions(input: ExtensionsInput): Promise<Ses
     ...(input.projectRoot ? { projectRoot: input.projectRoot } : {}),
   });
   // Most sessions have no extension folder at all: then the layer is not even loaded.
-  if (!anyFolderExists(sources)) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [] };
+  if (!anyFolderExists(sources) && input.agentsJson === undefined) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [], agents: [] };
   const build = async () => (await fullLoad(sources, input)).registry;
-  if (input.cacheDir) {
+  // `--agents` is not part of the cached summary: a run that passes it loads in full.
+  if (input.cacheDir && input.agentsJson === undefined) {
     const { cachedSummary, saveSummary } = await import("../extensions/summary.ts");
     const { summary } = cachedSummary(sources, input.cacheDir, input.budgetChars);
     if (summary) return { registry: new LazyRegistry(build), ...summary, catalogue: withHeader(summary.catalogue) };

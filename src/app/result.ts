@@ -5,6 +5,7 @@
  */
 import type { LoopOutcome } from "../loop/events.ts";
 import { costUSD, modelInfo } from "../model/models.ts";
+import { addUsage, zeroUsage, type TokenUsage } from "../model/types.ts";
 import type { ContextUsage } from "./session.ts";
 
 export interface ResultContext {
@@ -14,11 +15,38 @@ export interface ResultContext {
   maxTurns: number | undefined;
   /** Where the context window goes (clew addition; consumers ignore unknown fields). */
   context?: ContextUsage;
+  /** Usage of helper agents per model: counted in the cost and `modelUsage` too. */
+  helperUsage?: Record<string, TokenUsage>;
+  maxBudgetUsd?: number;
+}
+
+type ModelUsageEntry = Record<string, number | string>;
+
+function modelUsageEntry(model: string, usage: TokenUsage): ModelUsageEntry {
+  const info = modelInfo(model);
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadInputTokens: usage.cacheReadInputTokens,
+    cacheCreationInputTokens: usage.cacheCreationInputTokens,
+    webSearchRequests: 0,
+    costUSD: costUSD(model, usage),
+    contextWindow: info.contextWindow,
+    maxOutputTokens: info.maxOutputTokens,
+    costBasis: info.costBasis,
+  };
+}
+
+/** The main conversation's usage plus every helper's, per model. */
+function usageByModel(model: string, main: TokenUsage, helpers: Record<string, TokenUsage> | undefined): Record<string, TokenUsage> {
+  const all: Record<string, TokenUsage> = { [model]: main };
+  for (const [name, usage] of Object.entries(helpers ?? {})) all[name] = addUsage(all[name] ?? zeroUsage(), usage);
+  return all;
 }
 
 export interface ResultObject {
   type: "result";
-  subtype: "success" | "error_max_turns" | "error_during_execution";
+  subtype: "success" | "error_max_turns" | "error_during_execution" | "error_max_budget_usd";
   is_error: boolean;
   api_error_status: number | null;
   duration_ms: number;
@@ -44,8 +72,8 @@ function apiErrorText(outcome: LoopOutcome): string {
 }
 
 export function buildResult(outcome: LoopOutcome, context: ResultContext): ResultObject {
-  const cost = costUSD(context.model, outcome.usage);
-  const info = modelInfo(context.model);
+  const models = usageByModel(context.model, outcome.usage, context.helperUsage);
+  const cost = Object.entries(models).reduce((sum, [model, usage]) => sum + costUSD(model, usage), 0);
   const base = {
     type: "result" as const,
     api_error_status: outcome.error?.status ?? null,
@@ -63,19 +91,7 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
       server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
       service_tier: "standard",
     },
-    modelUsage: {
-      [context.model]: {
-        inputTokens: outcome.usage.inputTokens,
-        outputTokens: outcome.usage.outputTokens,
-        cacheReadInputTokens: outcome.usage.cacheReadInputTokens,
-        cacheCreationInputTokens: outcome.usage.cacheCreationInputTokens,
-        webSearchRequests: 0,
-        costUSD: cost,
-        contextWindow: info.contextWindow,
-        maxOutputTokens: info.maxOutputTokens,
-        costBasis: info.costBasis,
-      },
-    },
+    modelUsage: Object.fromEntries(Object.entries(models).map(([model, usage]) => [model, modelUsageEntry(model, usage)])),
     permission_denials: outcome.denials,
     ...(context.context
       ? {
@@ -120,6 +136,14 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
       return { ...base, subtype: "success", is_error: true, result: outcome.finalText, terminal_reason: "prompt_blocked" };
     case "hook_stopped":
       return { ...base, subtype: "success", is_error: false, result: outcome.finalText, terminal_reason: "hook_stopped" };
+    case "max_budget":
+      return {
+        ...base,
+        subtype: "error_max_budget_usd",
+        is_error: true,
+        errors: [`Reached maximum budget ($${context.maxBudgetUsd ?? cost})`],
+        terminal_reason: "max_budget",
+      };
   }
 }
 
@@ -127,5 +151,6 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
 export function textResult(result: ResultObject): { text: string; toStderr: boolean } {
   if (result.subtype === "error_max_turns") return { text: `Error: Reached max turns (${result.num_turns - 1})`, toStderr: true };
   if (result.subtype === "error_during_execution") return { text: "Error: Interrupted", toStderr: true };
+  if (result.subtype === "error_max_budget_usd") return { text: `Error: ${result.errors?.[0] ?? "Reached maximum budget"}`, toStderr: true };
   return { text: result.result ?? "", toStderr: result.is_error };
 }

@@ -28,6 +28,12 @@ export interface SessionOptions {
   approveHooks?: HookApprovalPort;
   /** Keep running when a settings file is broken (its deny/ask rules stay in force). */
   keepDenyOnError?: boolean;
+  /** `--agents` JSON, parsed: agent definitions for this session. */
+  agentsJson?: unknown;
+  /** `--max-budget-usd`: no request starts once the session (helpers included) has spent this. */
+  maxBudgetUsd?: number;
+  /** Headless: a turn ends only after its background helpers have reported. */
+  waitForBackground?: boolean;
   /** Where settings notices, rule warnings and other start-up diagnostics go. */
   report: (line: string) => void;
   now?: () => Date;

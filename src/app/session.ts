@@ -21,6 +21,9 @@ import type { InvocationDeps } from "./invocations.ts";
 import { submitPrompt } from "./prompt-hooks.ts";
 import { expandSlash } from "./slash-expansion.ts";
 import type { HookSink } from "./session-hooks.ts";
+import type { SubagentRunner } from "./subagents/runner.ts";
+import type { UsageLedger } from "./usage-ledger.ts";
+import { systemNote } from "../util/system-note.ts";
 
 export interface SessionInfo {
   sessionId: string;
@@ -51,6 +54,16 @@ export interface SessionServices {
   hookSink?: HookSink;
   /** Skills and custom commands, when the session has any. */
   invocations?: InvocationDeps;
+  helpers?: SessionHelpers;
+}
+
+/** Helper agents of the session: their runner, the notices they left for the main conversation, the usage of all. */
+export interface SessionHelpers {
+  runner: SubagentRunner;
+  notices: string[];
+  ledger: UsageLedger;
+  /** Headless: finish a turn only once background helpers have reported. */
+  waitAtEnd: boolean;
 }
 
 /** Where the context window goes, in (estimated) tokens. */
@@ -84,8 +97,14 @@ export class Session {
     return this.totals;
   }
 
+  /** Dollars spent so far, helper agents included. */
   get costUSD(): number {
-    return costUSD(this.info.model, this.totals);
+    return this.services.helpers?.ledger.costUSD() ?? costUSD(this.info.model, this.totals);
+  }
+
+  /** Usage of helper agents per model (also inside `costUSD`). */
+  helperUsage(): Record<string, TokenUsage> {
+    return this.services.helpers?.ledger.helpers() ?? {};
   }
 
   /** Dollars for some usage at this session's model's list price (the UI's per-turn footer). */
@@ -194,9 +213,28 @@ export class Session {
       const message: MessageParam = { role: "user", content: verdict.blocks };
       this.state.messages.push(message);
       both({ type: "turn_start", message });
-      const outcome = await runLoop(this.state, this.services.loopDeps, both, signal);
-      this.totals = addUsage(this.totals, outcome.usage);
-      return outcome;
+      const helpers = this.services.helpers;
+      const stopHelpers = () => helpers?.runner.stopAll();
+      signal.addEventListener("abort", stopHelpers, { once: true });
+      try {
+        let outcome = await runLoop(this.state, this.services.loopDeps, both, signal);
+        this.totals = addUsage(this.totals, outcome.usage);
+        // Headless: background helpers report before the run ends, so their work reaches the answer.
+        while (helpers?.waitAtEnd && outcome.reason === "completed" && !signal.aborted && (helpers.runner.runningInBackground > 0 || helpers.notices.length > 0)) {
+          if (helpers.notices.length === 0) await helpers.runner.nextBackgroundCompletion();
+          const notices = helpers.notices.splice(0);
+          if (notices.length === 0) continue;
+          const next: MessageParam = { role: "user", content: notices.map((text) => ({ type: "text" as const, text: systemNote(text) })) };
+          this.state.messages.push(next);
+          both({ type: "turn_start", message: next });
+          const more = await runLoop(this.state, this.services.loopDeps, both, signal);
+          this.totals = addUsage(this.totals, more.usage);
+          outcome = { ...more, numTurns: outcome.numTurns + more.numTurns, usage: addUsage(outcome.usage, more.usage), apiMs: outcome.apiMs + more.apiMs, denials: [...outcome.denials, ...more.denials] };
+        }
+        return outcome;
+      } finally {
+        signal.removeEventListener("abort", stopHelpers);
+      }
     } finally {
       if (hookSink) hookSink.emit = idle;
     }
@@ -214,6 +252,7 @@ export class Session {
       if (hooks.hasHooks("SessionEnd")) await hooks.fire("SessionEnd", { reason });
       await hooks.close();
     }
+    this.services.helpers?.runner.stopAll();
     await this.services.toolSession.shells.killAll();
     this.services.writer?.close();
   }
@@ -224,6 +263,7 @@ export class Session {
       this.services.context.observe(event);
       if (event.type === "assistant_message") {
         const usage = event.message.usage;
+        this.services.helpers?.ledger.add(event.message.model || this.info.model, usage, false);
         this.lastRequestTokens = usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
       }
       emit(event);

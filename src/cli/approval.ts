@@ -79,7 +79,8 @@ export function approvalView(request: PermissionRequest, evaluation: PermissionE
       detail.push(theme.dim(fit(entry.fix ? `${entry.rule} is not in force: ${entry.why.split(/, and |; /)[0]} (${entry.fix})` : `${entry.rule} is overruled: ${entry.why}`)));
     }
   }
-  const view: ApprovalView = { question, detail };
+  // A helper's call says whose it is: several helpers may be asking in turn.
+  const view: ApprovalView = { question: request.agent ? `[${request.agent}] ${question}` : question, detail };
   const suggestions = evaluation.suggestions ?? [];
   if (EDIT_TOOLS.has(toolName) && suggestions.length === 0 && !evaluation.rule) view.alwaysLabel = "Yes, allow all edits during this session";
   else if (suggestions.length > 0) view.alwaysLabel = `Yes, and don't ask again for ${suggestions.join(", ")} in ${cwd}`;

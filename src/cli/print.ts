@@ -60,6 +60,7 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
     fork: options.forkSession,
     sessionId: options.sessionId,
+    waitForBackground: true,
     report: (line) => io.writeError(`${line}\n`),
   });
 
@@ -113,6 +114,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     durationMs: performance.now() - started,
     maxTurns: options.maxTurns ?? env.maxTurns,
     context: session.contextUsage(),
+    helperUsage: session.helperUsage(),
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
   });
   emitFrame(result as unknown as Frame);
   if (options.outputFormat === "json") io.write(`${JSON.stringify(verboseJson ? collected : result)}\n`);

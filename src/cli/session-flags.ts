@@ -25,8 +25,10 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd"> {
   return {
+    ...(options.agentsJson !== undefined ? { agentsJson: parseAgentsJson(options.agentsJson) } : {}),
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     env,
     version,
     cli: options,
@@ -37,4 +39,13 @@ export function sessionFlags(
     tools: options.tools,
     persist: options.persistSession,
   };
+}
+
+/** `--agents '{"name": {…}}'`: the JSON must parse; what each definition holds is checked by the loader. */
+function parseAgentsJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new FatalError("usage", `error: --agents is not valid JSON (${error instanceof Error ? error.message : String(error)}).`, `Pass an object of agent name to definition, e.g. --agents '{"reviewer": {"description": "Reviews code", "prompt": "You review code."}}'.`);
+  }
 }

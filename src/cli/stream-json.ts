@@ -102,6 +102,10 @@ export function framesFor(event: AgentEvent, info: SessionInfo, partial: boolean
           uuid: crypto.randomUUID(),
         },
       ];
+    case "subagent":
+      // A helper's messages, tagged with the Agent call that started it (Claude Code's sidechain frames).
+      if (event.event.type !== "assistant_message" && event.event.type !== "tool_results") return [];
+      return framesFor(event.event, info, false).map((frame) => ({ ...frame, parent_tool_use_id: event.parentToolUseId }));
     case "hook_started":
     case "hook_response":
       return [{ type: "system", ...event.frame, session_id: info.sessionId, uuid: crypto.randomUUID() }];

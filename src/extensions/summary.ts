@@ -12,7 +12,7 @@ import { IndexCache } from "./index-cache.ts";
 import { scanSource } from "./scan.ts";
 import type { ComponentSource, ExtensionProblem } from "./types.ts";
 
-const SUMMARY_VERSION = 1;
+const SUMMARY_VERSION = 2;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -22,6 +22,14 @@ export interface StartupSummary {
   withHooks: boolean;
   /** Problems of severity error, to report at start-up. */
   errors: ExtensionProblem[];
+  /** The active agent definitions, for the Agent tool's list of helper types. */
+  agents: AgentListing[];
+}
+
+export interface AgentListing {
+  name: string;
+  description: string;
+  tools?: string[];
 }
 
 interface StoredSummary extends StartupSummary {
@@ -59,7 +67,7 @@ export function cachedSummary(sources: readonly ComponentSource[], cacheDir: str
   try {
     const stored = JSON.parse(readFileSync(summaryPath(cacheDir, sources, budget), "utf8")) as Partial<StoredSummary>;
     if (stored.version === SUMMARY_VERSION && stored.fingerprint === current && typeof stored.catalogue === "string") {
-      return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [] }, fingerprint: current };
+      return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [] }, fingerprint: current };
     }
   } catch {
     // No summary yet, or a damaged one: the caller loads in full and writes a new one.

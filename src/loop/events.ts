@@ -17,6 +17,8 @@ import type { ToolDisplay } from "../tools/types.ts";
 export type TerminalReason =
   | "completed"
   | "max_turns"
+  /** `--max-budget-usd` was reached. */
+  | "max_budget"
   | "api_error"
   | "refusal"
   | "aborted_streaming"
@@ -86,7 +88,9 @@ export type AgentEvent =
   /** A hook started / finished (stream-json `system/hook_started`, `system/hook_response`; the transcript). */
   | { type: "hook_started"; frame: Record<string, unknown> }
   | { type: "hook_response"; frame: Record<string, unknown>; record: HookRunSummary }
-  | { type: "turn_end"; outcome: LoopOutcome };
+  | { type: "turn_end"; outcome: LoopOutcome }
+  /** Something a helper agent did (its own loop's event), tagged with the Agent call that started it. */
+  | { type: "subagent"; parentToolUseId: string; agentId: string; agentType: string; description: string; background: boolean; event: AgentEvent };
 
 /** What the transcript keeps of one hook run. */
 export interface HookRunSummary {

@@ -42,7 +42,13 @@ export interface LoopDeps {
    * newest user message, compacts history when the window fills. Policy lives outside the loop.
    */
   beforeRequest?: (state: LoopState, lastUsage: TokenUsage | undefined, emit: Emit, signal: AbortSignal) => Promise<void>;
-  limits: { maxTurns?: number; maxOutputRecoveries: number; stopHookBlockCap?: number };
+  limits: {
+    maxTurns?: number;
+    maxOutputRecoveries: number;
+    stopHookBlockCap?: number;
+    /** `--max-budget-usd` is spent (by this conversation or any other of the session): start no request. */
+    budgetExceeded?: () => boolean;
+  };
   now: () => number;
   /** Stop hooks (tool hooks run in the executor). */
   hooks?: HookRunner;
@@ -122,6 +128,7 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
       numTurns += 1; // Claude Code counts the round-trip it refused to make.
       return finish("max_turns");
     }
+    if (deps.limits.budgetExceeded?.()) return finish("max_budget");
     numTurns += 1;
     await deps.beforeRequest?.(state, lastUsage, emit, signal);
     emit({ type: "request_start", turn: numTurns });

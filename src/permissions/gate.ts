@@ -89,7 +89,8 @@ export function createGate(options: GateOptions): PermissionGate {
   };
 
   const check = async (request: PermissionRequest): Promise<PermissionDecision> => {
-    const context = resolveValue(options.context);
+    const shared = resolveValue(options.context);
+    const context = request.mode ? { ...shared, mode: request.mode } : shared;
     const rules = rulesNow();
     const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };
     if (request.requiresUserInteraction) call.requiresUserInteraction = true;

@@ -21,6 +21,10 @@ export interface PermissionRequest {
   /** A PreToolUse hook's decision: `allow` skips a prompt nothing insists on, `ask` forces one. */
   hookDecision?: "allow" | "ask";
   hookReason?: string;
+  /** A helper agent's own mode (Explore runs in plan mode whatever the session's mode is). */
+  mode?: PermissionMode;
+  /** Which helper agent makes the call, for the approval prompt: `Explore: find the parser`. */
+  agent?: string;
 }
 
 export type PermissionDecision =

@@ -83,6 +83,25 @@ export interface ToolSession {
   readonly skills?: SkillLoader;
   /** Searches the deferred tools for ToolSearch; absent when no tool is deferred. */
   readonly toolSearch?: { search(query: string, max: number): string[] /* tool names */ };
+  /** Runs helper agents for the Agent and SendMessage tools; absent where helpers may not start more. */
+  readonly agents?: AgentPort;
+}
+
+/** The Agent tool's input, as Claude Code's schema has it. */
+export interface AgentCallInput {
+  description: string;
+  prompt: string;
+  subagent_type?: string;
+  model?: string;
+  run_in_background?: boolean;
+  isolation?: "worktree";
+  name?: string;
+}
+
+export interface AgentPort {
+  run(input: AgentCallInput, ctx: ToolContext): Promise<ToolOutput>;
+  /** SendMessage: resume a helper by agent id or name with a new message. */
+  send(input: { to: string; message: string }, ctx: ToolContext): Promise<ToolOutput>;
 }
 
 export interface SkillLoader {

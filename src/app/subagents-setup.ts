@@ -1,0 +1,53 @@
+/**
+ * Wires helper agents into a session: the helper types (built-ins, then agent definitions, a
+ * definition named like a built-in replacing it), the Agent tool's description listing them, and
+ * the runner behind the Agent and SendMessage tools.
+ */
+import type { ApiTool } from "../model/types.ts";
+import type { AgentListing } from "../extensions/summary.ts";
+import type { LazyRegistry } from "./extensions-setup.ts";
+import { builtinHelperTypes, definedHelperType, type HelperType } from "./subagents/helper-types.ts";
+import { SubagentRunner, type SubagentOptions } from "./subagents/runner.ts";
+
+export interface HelperTypeSource {
+  registry: LazyRegistry | undefined;
+  withExplorePlan: boolean;
+  withBuiltins: boolean;
+}
+
+export function helperTypeFinder(source: HelperTypeSource): Pick<SubagentOptions, "findType" | "typeNames"> {
+  const builtins = source.withBuiltins ? builtinHelperTypes({ withExplorePlan: source.withExplorePlan }) : [];
+  const findType = async (name: string): Promise<HelperType | undefined> => {
+    const registry = await source.registry?.get();
+    const defined = registry?.findAgent(name);
+    if (registry && defined) return definedHelperType(defined, (definition) => registry.loadBody(definition));
+    return builtins.find((type) => type.name === name) ?? builtins.find((type) => type.name.toLowerCase() === name.toLowerCase());
+  };
+  const typeNames = async (): Promise<string[]> => {
+    const registry = await source.registry?.get();
+    return [...new Set([...builtins.map((type) => type.name), ...(registry?.agents.map((agent) => agent.name) ?? [])])];
+  };
+  return { findType, typeNames };
+}
+
+/** The helper types as the Agent tool's description lists them: built-ins first, then definitions by name. */
+export function agentToolDescription(base: string, agents: readonly AgentListing[], source: Pick<HelperTypeSource, "withExplorePlan" | "withBuiltins">): string {
+  const defined = new Map(agents.map((agent) => [agent.name, agent]));
+  const lines: string[] = [];
+  const builtins = source.withBuiltins ? builtinHelperTypes({ withExplorePlan: source.withExplorePlan }) : [];
+  for (const type of builtins) {
+    if (defined.has(type.name)) continue;
+    lines.push(`- ${type.name}: ${type.description} (Tools: ${type.tools ? type.tools.join(", ") : "*"})`);
+  }
+  for (const agent of [...defined.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    lines.push(`- ${agent.name}: ${agent.description.replace(/\s+/g, " ").trim()} (Tools: ${agent.tools && agent.tools.length > 0 ? agent.tools.join(", ") : "*"})`);
+  }
+  return `${base.trim()}\n\nAvailable agent types and the tools they have:\n${lines.join("\n")}`;
+}
+
+/** Replaces the Agent tool's definition with one whose description lists this session's helper types. */
+export function withAgentList(tools: ApiTool[], description: string): ApiTool[] {
+  return tools.map((tool) => (tool.name === "Agent" ? { ...tool, description } : tool));
+}
+
+export { SubagentRunner };
