@@ -7,11 +7,12 @@ import { McpManager } from "../../src/mcp/runtime/manager.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
 import { ToolError } from "../../src/util/errors.ts";
 import { eventually, isProcessRunning, runTool, tempDir, textOf, toolSession } from "../helpers/tool-session.ts";
-import { baseEnv, fixture } from "./mcp-helpers.ts";
+import { FIXTURES, baseEnv, fixture, stdio } from "./mcp-helpers.ts";
 
 const CONNECT_TIMEOUT = 2500;
 const dir = tempDir("clew-mcp-");
 const record = join(dir, "record.log");
+const grandchildPid = join(dir, "grandchild.pid");
 const session = toolSession(dir);
 let manager: McpManager;
 let changes = 0;
@@ -46,6 +47,8 @@ beforeAll(() => {
       fixture("silent", "raw-fault-server.ts", ["silent"]),
       fixture("invalid", "raw-fault-server.ts", ["invalid-tools"]),
       fixture("dies", "raw-fault-server.ts", ["exit-at-start"]),
+      // A server that leaves a process of its own behind: closing must end the whole group.
+      stdio("wrapper", "sh", ["-c", `sleep 300 & echo $! > '${grandchildPid}'; exec bun '${join(FIXTURES, "sdk-server.ts")}'`]),
     ],
     projectDir: dir,
     roots: [dir, "/tmp"],
@@ -66,7 +69,7 @@ afterAll(async () => {
 
 describe("start-up", () => {
   test("start returns at once with every server pending; settled returns once each connected or failed", async () => {
-    expect(manager.states().map((server) => server.status)).toEqual(Array(8).fill("pending"));
+    expect(manager.states().map((server) => server.status)).toEqual(Array(9).fill("pending"));
     await manager.settled(0);
     await manager.settled(CONNECT_TIMEOUT + 20_000);
     expect(manager.states().map((server) => [server.name, server.status])).toEqual([
@@ -78,6 +81,7 @@ describe("start-up", () => {
       ["many", "connected"],
       ["silent", "failed"],
       ["slowtools", "connected"],
+      ["wrapper", "connected"],
     ]);
     expect(changes).toBeGreaterThan(0);
   });
@@ -253,10 +257,11 @@ describe("prompts and resources", () => {
 });
 
 describe("close", () => {
-  test("close ends every server process", async () => {
+  test("close ends every server process, and what the servers started (the process group)", async () => {
     const pid = JSON.parse(textOf(await runTool(tool("mcp__good__env"), {}, session))).pid as number;
-    expect(isProcessRunning(pid)).toBe(true);
+    const orphan = Number(readFileSync(grandchildPid, "utf8").trim());
+    expect([isProcessRunning(pid), isProcessRunning(orphan)]).toEqual([true, true]);
     await manager.close();
-    expect(await eventually(() => !isProcessRunning(pid))).toBe(true);
+    expect(await eventually(() => !isProcessRunning(pid) && !isProcessRunning(orphan))).toBe(true);
   });
 });
