@@ -13,8 +13,8 @@ import type { LoadedSettings } from "../settings/types.ts";
 export { EDIT_SCOPES, addServerDefinition, findDefinitions, removeServerDefinition, scopeFile, type EditPlace, type EditScope } from "../mcp/config/edit.ts";
 export { RESERVED_NAMES, definitionHash, isValidServerName, parseEntry } from "../mcp/config/entry.ts";
 export { parseJsonText } from "../mcp/config/json-file.ts";
-export type { ConfiguredServer, McpConfig } from "../mcp/config/load.ts";
-export { formatMcpProblem, mcpServerInitErrors } from "../mcp/config/problems.ts";
+export { isStartable, MANAGED_EXCLUSIVE_MESSAGE, type ConfiguredServer, type McpConfig, type McpConfigInput } from "../mcp/config/load.ts";
+export { formatMcpProblem, mcpServerInitErrors, untrustedProjectNotice, type McpServerInitError } from "../mcp/config/problems.ts";
 export { rememberProjectChoice, resetProjectChoices } from "../mcp/config/approvals.ts";
 export type { McpProblem, McpServerConfig } from "../mcp/types.ts";
 

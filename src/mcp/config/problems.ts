@@ -37,3 +37,14 @@ export function mcpServerInitErrors(problems: readonly McpProblem[], loadedNames
   }
   return errors;
 }
+
+/**
+ * The one stderr line a headless run prints when project servers wait for workspace trust (no
+ * process of theirs is started), or undefined when none do.
+ */
+export function untrustedProjectNotice(servers: ReadonlyArray<{ name: string; approval: string; blocked?: string }>, folder: string): string | undefined {
+  const waiting = servers.filter((server) => server.approval === "untrusted" && server.blocked === undefined).map((server) => server.name);
+  if (waiting.length === 0) return undefined;
+  const count = waiting.length === 1 ? "1 project MCP server" : `${waiting.length} project MCP servers`;
+  return `clew: ${count} from .mcp.json not started (${waiting.join(", ")}): this folder is not trusted. To allow them, run: clew trust ${JSON.stringify(folder)}`;
+}

@@ -1,6 +1,6 @@
 // One-line reports for stderr and stream-json's system/init.mcp_server_errors (spec §2.13).
 import { describe, expect, test } from "bun:test";
-import { formatMcpProblem, mcpServerInitErrors } from "../../../../src/mcp/config/problems.ts";
+import { formatMcpProblem, mcpServerInitErrors, untrustedProjectNotice } from "../../../../src/mcp/config/problems.ts";
 import { mcpSpace } from "./fixture.ts";
 
 describe("reporting problems", () => {
@@ -22,5 +22,15 @@ describe("reporting problems", () => {
       { name: "workspace", type: "reserved_name", message: 'MCP server name "workspace" is reserved and the entry is skipped; rename it' },
       { name: "empty", type: "invalid_config", message: 'MCP server "empty" is skipped: it has no "command"; add the program to run (or a "type" and "url" for a remote server)' },
     ]);
+  });
+
+  test("headless notice names the waiting project servers and the trust command", () => {
+    const space = mcpSpace();
+    space.write("repo/app/.mcp.json", { mcpServers: { a: { command: "a" }, b: { command: "b" } } });
+    space.write("home/.clew/clew.json", { mcpServers: { mine: { command: "m" } } });
+    expect(untrustedProjectNotice(space.load({ trusted: false }).servers, space.repo)).toBe(
+      `clew: 2 project MCP servers from .mcp.json not started (a, b): this folder is not trusted. To allow them, run: clew trust ${JSON.stringify(space.repo)}`,
+    );
+    expect(untrustedProjectNotice(space.load({ trusted: true }).servers, space.repo)).toBeUndefined();
   });
 });
