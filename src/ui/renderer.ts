@@ -10,6 +10,7 @@ import { colorDiff } from "./diff.ts";
 import { cutToWidth, wrapItems } from "./fit.ts";
 import { compactTokens, firstSentence, formatCost, formatDuration, shortenPaths, toolSubject } from "./format.ts";
 import type { LiveLine } from "./live.ts";
+import { HelperStatus } from "./helper-status.ts";
 import { MarkdownLines } from "./markdown.ts";
 import { clip, stripAnsi } from "./terminal.ts";
 import type { Theme } from "./theme.ts";
@@ -46,12 +47,14 @@ export class Renderer {
   private readonly tools = new Map<string, OpenTool>();
   private readonly denied = new Set<string>();
   private readonly diffShown = new Set<string>();
+  private readonly helpers: HelperStatus;
 
   constructor(
     private readonly out: LiveLine,
     private readonly theme: Theme,
     private readonly options: RendererOptions,
   ) {
+    this.helpers = new HelperStatus(options.now);
     this.markdown = new MarkdownLines(theme, () => out.width());
   }
 
@@ -151,6 +154,9 @@ export class Renderer {
       case "turn_end":
         this.flush();
         this.turnEnd(event.outcome);
+        return;
+      case "subagent":
+        if (this.helpers.observe(event)) this.out.update({ label: this.helpers.label() ?? "Thinking" });
         return;
       default:
         return;
