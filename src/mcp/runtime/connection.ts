@@ -99,6 +99,7 @@ export class ServerConnection {
     this.status = "pending";
     this.error = undefined;
     const sdk = await loadMcpSdk();
+    if (this.closing) return;
     let built: BuiltTransport;
     try {
       built = buildTransport(sdk, this.entry, { projectDir: this.options.projectDir, env: this.options.env });
@@ -283,11 +284,13 @@ export class ServerConnection {
     return new ToolError(`${name} returned an error for ${what}: ${errorMessage(error)}`);
   }
 
+  /** Ends the server; a connection still under way is cut short (its process ended) and awaited. */
   async close(): Promise<void> {
     this.closing = true;
     const built = this.built;
     this.client = undefined;
     if (built) await built.transport.close().catch(() => undefined);
+    await this.connecting?.catch(() => undefined);
   }
 }
 

@@ -37,7 +37,7 @@ describe("MCP tool names", () => {
 
 describe("input schema flattening", () => {
   test("a plain object schema passes unchanged", () => {
-    const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    const schema = { type: "object" as const, properties: { a: { type: "string" } }, required: ["a"] };
     expect(flattenInputSchema(schema)).toEqual({ ok: true, schema });
   });
 
