@@ -32,9 +32,12 @@ import { loadSessionExtensions } from "./extensions-setup.ts";
 import { renderItem, type InvocationDeps } from "./invocations.ts";
 import { combineWatchers, NestedSkillWatcher } from "./nested-skills.ts";
 import type { HookSink } from "./session-hooks.ts";
-import { builtinTools, selectTools, toApiTool } from "./tool-set.ts";
+import { builtinTools, selectTools } from "./tool-set.ts";
 import { agentTool } from "../tools/agent.ts";
-import { agentToolDescription, helperTypeFinder, SubagentRunner, withAgentList } from "./subagents-setup.ts";
+import { agentToolDescription, helperTypeFinder, SubagentRunner } from "./subagents-setup.ts";
+import { initServers, startSessionMcp } from "./mcp-setup.ts";
+import { sessionTools } from "./session-tools.ts";
+import { toolVisibility } from "../permissions/rules.ts";
 import { UsageLedger } from "./usage-ledger.ts";
 
 export type { SessionOptions };
@@ -62,6 +65,14 @@ function toolLimits(env: Environment): ToolLimits {
     bashMaxTimeoutMs: env.bashMaxTimeoutMs ?? defaultToolLimits.bashMaxTimeoutMs,
     bashMaxOutputChars: Math.min(env.bashMaxOutputChars ?? defaultToolLimits.bashMaxOutputChars, 150_000),
   };
+}
+
+/** Adds betas to the `anthropic-beta` header the user may already set. */
+function withBetas(headers: Record<string, string>, betas: readonly string[]): Record<string, string> {
+  if (betas.length === 0) return headers;
+  const key = Object.keys(headers).find((name) => name.toLowerCase() === "anthropic-beta") ?? "anthropic-beta";
+  const all = [...new Set([...(headers[key] ?? "").split(",").map((beta) => beta.trim()).filter(Boolean), ...betas])];
+  return { ...headers, [key]: all.join(",") };
 }
 
 function spillTo(spillDir: string) {
@@ -138,6 +149,26 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
 
+  const mcpStart = await startSessionMcp({ env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report });
+  const mcp = mcpStart.mcp;
+  const helperTypes = { registry: extensions.registry, withExplorePlan: !env.disableExplorePlanAgents, withBuiltins: !env.disableBuiltinAgents };
+  const toolSet = await sessionTools({
+    builtins: permissions.visibleTools,
+    mcpTools: () => mcp?.tools() ?? [],
+    agentDescription: agentToolDescription(agentTool.description, extensions.agents, helperTypes),
+    toolSearch: { setting: env.enableToolSearch, windowTokens, denied: toolVisibility(permissions.rules, ["ToolSearch"]).length > 0, betasDisabled: env.disableExperimentalBetas },
+    instructions: () => Object.fromEntries((mcp?.states() ?? []).flatMap((state) => (state.instructions ? [[state.name, state.instructions]] : []))),
+  });
+  const stream = createStreamFn({
+    apiKey: env.apiKey,
+    authToken: env.authToken,
+    baseURL: env.baseURL,
+    maxRetries: Math.min(env.maxRetries ?? 10, 15),
+    idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
+    requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
+    headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },
+  });
+
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
   // Mutable: variables SessionStart hooks export (CLAUDE_ENV_FILE) reach later Bash calls.
@@ -160,6 +191,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         return renderItem(invocations, resolved.item, args, signal);
       },
     },
+    toolSearch: { search: (query, max) => toolSet.search?.search(query, max) ?? [] },
     agents: {
       run: (input, ctx) => subagents.run(input, ctx),
       send: (input, ctx) => subagents.send(input, ctx),
@@ -173,15 +205,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     // A skill's frontmatter hooks apply once it is invoked; a repository's only in a trusted folder.
     onInvoke: (item) => sessionHooks?.addSkill({ name: item.name, file: item.file, hooks: item.hooks, shared: item.source.scope === "project" }),
   };
-  const stream = createStreamFn({
-    apiKey: env.apiKey,
-    authToken: env.authToken,
-    baseURL: env.baseURL,
-    maxRetries: Math.min(env.maxRetries ?? 10, 15),
-    idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
-    requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
-    headers: { "user-agent": `clew/${options.version}`, ...env.customHeaders },
-  });
   const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const hookSink: HookSink = { emit: undefined };
   const skillHooks = extensions.withHooks;
@@ -204,7 +227,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }, skillHooks);
   const hooks = sessionHooks?.engine;
   const executor = new ToolExecutor({
-    tools: permissions.visibleTools,
+    tools: toolSet.tools,
     gate: permissions.gate,
     session: toolSession,
     toolTimeoutMs: limits.bashMaxTimeoutMs + TOOL_CEILING_MARGIN_MS,
@@ -216,13 +239,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const ledger = new UsageLedger(options.maxBudgetUsd);
   const helperNotices: string[] = [];
   const facts = { platform: process.platform, shell: env.childEnv.SHELL ?? "bash", isGitRepo: isGitRepo(env.cwd) };
-  const helperTypes = { registry: extensions.registry, withExplorePlan: !env.disableExplorePlanAgents, withBuiltins: !env.disableBuiltinAgents };
   const subagents = new SubagentRunner({
     stream,
     resolveModel: (name) => resolveModelId(name, env.aliasOverrides),
     parentModel: () => loopDeps.request.model,
     forcedModel: env.subagentModel === "inherit" ? undefined : env.subagentModel,
-    tools: () => permissions.visibleTools,
+    tools: () => executor.tools,
     gate: permissions.gate,
     parentMode: () => permissions.state.mode,
     hooks: () => hooks,
@@ -278,10 +300,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         { cwd: env.cwd, ...facts, model },
         { replace: options.systemPrompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue },
       ),
-      tools: withAgentList(permissions.visibleTools.map(toApiTool), agentToolDescription(agentTool.description, extensions.agents, helperTypes)),
+      tools: toolSet.apiTools,
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
     },
-    prepare: withMessageBreakpoints,
+    prepare: (messages) => withMessageBreakpoints(toolSet.prepare(messages)),
     beforeRequest: async (state, usage, emit, signal) => {
       // Every request leaves a full copy of the history behind as JSON; collecting it every few
       // requests keeps a long session's peak memory near what is live (30 steps: 65 → 62 MiB, no
@@ -305,6 +327,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   const recorder = writer ? createRecorder(writer, now) : undefined;
   hookSink.emit = recorder;
+  const catalogue = toolSet.takeReminder();
+  if (catalogue) context.queue(catalogue);
   const messages: MessageParam[] = resumed?.messages ?? [];
   context.restoreFrom(messages);
   if (resumed && !forked && recorder && resumed.repairs) recorder(resumed.repairs);
@@ -320,7 +344,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     sessionId,
     model,
     cwd: env.cwd,
-    tools: permissions.visibleTools.map((tool) => tool.name),
+    tools: executor.tools.map((tool) => tool.name),
+    mcpServers: mcp ? initServers(mcp.states()) : initServers(mcpStart.idle),
+    mcpServerErrors: mcpStart.initErrors,
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,
     apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
@@ -330,7 +356,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true } },
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+      if (!toolSet.refresh()) return;
+      executor.setTools(toolSet.tools);
+      loopDeps.request.tools = toolSet.apiTools;
+      const changed = toolSet.takeReminder();
+      if (changed) context.queue(changed);
+    } } } : {}) },
     messages,
   );
 }

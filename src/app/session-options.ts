@@ -32,6 +32,9 @@ export interface SessionOptions {
   agentsJson?: unknown;
   /** `--max-budget-usd`: no request starts once the session (helpers included) has spent this. */
   maxBudgetUsd?: number;
+  /** `--mcp-config` values and `--strict-mcp-config`. */
+  mcpConfigs?: readonly string[];
+  strictMcpConfig?: boolean;
   /** Headless: a turn ends only after its background helpers have reported. */
   waitForBackground?: boolean;
   /** Where settings notices, rule warnings and other start-up diagnostics go. */

@@ -22,6 +22,9 @@ import { submitPrompt } from "./prompt-hooks.ts";
 import { expandSlash } from "./slash-expansion.ts";
 import type { HookSink } from "./session-hooks.ts";
 import type { SubagentRunner } from "./subagents/runner.ts";
+import type { SessionMcp } from "./mcp-setup.ts";
+import type { McpServerState } from "../mcp/types.ts";
+import type { McpServerInitError } from "./mcp-config.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 import { systemNote } from "../util/system-note.ts";
 
@@ -37,6 +40,9 @@ export interface SessionInfo {
   version: string;
   /** Instruction files (AGENTS.md, CLAUDE.md, rules, memory) loaded into the system prompt, for `/memory`. */
   instructionFiles: string[];
+  /** stream-json `system/init.mcp_servers` and `mcp_server_errors`. */
+  mcpServers: Array<{ name: string; status: string }>;
+  mcpServerErrors: McpServerInitError[];
 }
 
 /** Everything a session holds besides the conversation; built once by bootstrap.ts. */
@@ -55,6 +61,8 @@ export interface SessionServices {
   /** Skills and custom commands, when the session has any. */
   invocations?: InvocationDeps;
   helpers?: SessionHelpers;
+  /** MCP servers of the session, and the refresh of its tools between turns. */
+  mcp?: { session: SessionMcp; beforeTurn: () => void };
 }
 
 /** Helper agents of the session: their runner, the notices they left for the main conversation, the usage of all. */
@@ -201,6 +209,7 @@ export class Session {
     try {
       // A skill's allowed-tools last until the user's next message.
       this.services.permissions.gate.endTurn();
+      this.services.mcp?.beforeTurn();
       const typed: ContentBlockParam[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
       const expansion = await expandSlash(typed, this.services.invocations, signal);
       const verdict = expansion.kind === "refused" ? { kind: "blocked" as const, reason: expansion.reason } : await submitPrompt(this.services.hooks, expansion.blocks, both, signal);
@@ -240,6 +249,11 @@ export class Session {
     }
   }
 
+  /** `/mcp` and stream-json: every configured server with its state. */
+  mcpStates(): McpServerState[] {
+    return this.services.mcp?.session.states() ?? [];
+  }
+
   /** `/compact [instructions]`: summarise history now. */
   async compact(instructions: string | undefined, emit: Emit, signal: AbortSignal): Promise<{ ok: boolean; reason?: string }> {
     const result = await this.services.context.compact(this.state, "manual", instructions, estimateTokens(this.state.messages), this.emitter(emit), signal);
@@ -253,6 +267,7 @@ export class Session {
       await hooks.close();
     }
     this.services.helpers?.runner.stopAll();
+    await this.services.mcp?.session.close();
     await this.services.toolSession.shells.killAll();
     this.services.writer?.close();
   }

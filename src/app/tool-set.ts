@@ -29,7 +29,11 @@ export function selectTools(
 }
 
 function inputSchemaOf(tool: AnyTool): InputSchema {
-  if (tool.inputSchema) return tool.inputSchema as InputSchema;
+  if (tool.inputSchema) {
+    // Servers often stamp their schemas with `$schema`; the definition goes out without it, as the built-ins' do.
+    const { $schema: _dialect, ...schema } = tool.inputSchema;
+    return schema as InputSchema;
+  }
   const precomputed = builtinTools.includes(tool) ? BUILTIN_INPUT_SCHEMAS[tool.name] : undefined;
   if (precomputed) return precomputed;
   // Not a built-in (MCP, plugins): derive it now, loading zod's converter only for this.

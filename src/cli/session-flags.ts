@@ -25,8 +25,10 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig"> {
   return {
+    mcpConfigs: options.mcpConfigs,
+    strictMcpConfig: options.strictMcpConfig,
     ...(options.agentsJson !== undefined ? { agentsJson: parseAgentsJson(options.agentsJson) } : {}),
     ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     env,

@@ -63,10 +63,19 @@ function withTimeout(signal: AbortSignal, ms: number): { signal: AbortSignal; ti
 }
 
 export class ToolExecutor {
-  private readonly byName: Map<string, AnyTool>;
+  private byName: Map<string, AnyTool>;
 
   constructor(private readonly options: ExecutorOptions) {
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  }
+
+  /** Between turns: MCP servers connected, died or changed their lists. */
+  setTools(tools: readonly AnyTool[]): void {
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  get tools(): AnyTool[] {
+    return [...this.byName.values()];
   }
 
   tool(name: string): AnyTool | undefined {

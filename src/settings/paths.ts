@@ -52,6 +52,10 @@ export interface Environment {
   maxMcpOutputTokens: number | undefined;
   /** MCP_CONNECTION_NONBLOCKING=0: wait for servers before the first request. */
   mcpConnectionBlocking: boolean;
+  /** MCP_CONNECTION_NONBLOCKING=1: not even `-p` waits for servers. */
+  mcpConnectionNonblocking: boolean | undefined;
+  /** MCP_CONNECT_TIMEOUT_MS: how long a waiting start-up gives the servers. */
+  mcpConnectWaitMs: number | undefined;
   /** ENABLE_TOOL_SEARCH as written: unset, `true`, `false`, `auto`, `auto:N`. */
   enableToolSearch: string | undefined;
   /** CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS: send no beta features (tool search included). */
@@ -145,6 +149,8 @@ export function readEnvironment(
     mcpToolTimeoutMs: intFrom(env.MCP_TOOL_TIMEOUT),
     maxMcpOutputTokens: intFrom(env.MAX_MCP_OUTPUT_TOKENS),
     mcpConnectionBlocking: env.MCP_CONNECTION_NONBLOCKING !== undefined && !truthy(env.MCP_CONNECTION_NONBLOCKING),
+    mcpConnectionNonblocking: env.MCP_CONNECTION_NONBLOCKING === undefined ? undefined : truthy(env.MCP_CONNECTION_NONBLOCKING),
+    mcpConnectWaitMs: intFrom(env.MCP_CONNECT_TIMEOUT_MS),
     enableToolSearch: nonEmpty(env.ENABLE_TOOL_SEARCH),
     disableExperimentalBetas: truthy(env.CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS),
     maxConcurrentSubagents: intFrom(env.CLAUDE_CODE_MAX_CONCURRENT_SUBAGENTS),

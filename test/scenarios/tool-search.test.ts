@@ -52,7 +52,7 @@ function promptBlocks(body: JsonObject): { blocks: string[]; lastBreakpoint: num
 }
 
 describe("scenario: deferred MCP tools and ToolSearch", () => {
-  test.todo("200 MCP tools are deferred, ToolSearch loads one, the prefix before the last breakpoint never changes", async () => {
+  test("200 MCP tools are deferred, ToolSearch loads one, the prefix before the last breakpoint never changes", async () => {
     const dir = tempDirectory("clew-tool-search-");
     server = await startFakeAnthropic({
       script: [

@@ -1,0 +1,94 @@
+/**
+ * MCP for one session: the servers in force (config), started in the background (runtime), their
+ * tools offered beside the built-ins — deferred behind ToolSearch when they would take too much
+ * of the window — and refreshed between turns when servers connect, die or change their lists.
+ * A session without MCP configuration never loads the runtime or the SDK.
+ */
+import type { ApiTool } from "../model/types.ts";
+import type { McpServerState } from "../mcp/types.ts";
+import { toolVisibility, type RuleSet } from "../permissions/rules.ts";
+import type { Environment } from "../settings/paths.ts";
+import type { LoadedSettings } from "../settings/types.ts";
+import type { AnyTool } from "../tools/types.ts";
+import type { McpManager } from "../mcp/runtime/manager.ts";
+import { formatMcpProblem, isStartable, loadMcpConfigFor, mcpServerInitErrors, untrustedProjectNotice, type McpServerInitError } from "./mcp-config.ts";
+
+/** How long `-p` waits for servers before its first request (MCP_CONNECT_TIMEOUT_MS in Claude Code's terms). */
+const HEADLESS_CONNECT_WAIT_MS = 5_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
+const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
+
+export interface SessionMcp {
+  manager: McpManager;
+  /** Every server configured, with its state (pending approval and blocked ones too). */
+  states(): McpServerState[];
+  /** Connected servers' tools that no bare deny rule hides. */
+  tools(): AnyTool[];
+  initErrors: McpServerInitError[];
+  close(): Promise<void>;
+}
+
+export interface McpStartInput {
+  env: Environment;
+  loaded: LoadedSettings;
+  cliConfigs: readonly string[];
+  strict: boolean;
+  rules: RuleSet;
+  interactive: boolean;
+  version: string;
+  report: (line: string) => void;
+}
+
+export interface McpOutcome {
+  mcp?: SessionMcp;
+  initErrors: McpServerInitError[];
+  /** Configured servers that do not run (pending approval, untrusted folder, rejected, blocked). */
+  idle: McpServerState[];
+}
+
+function idleState(server: { name: string; scope: McpServerState["scope"]; approval: string; blocked?: string }): McpServerState {
+  const why = server.blocked ?? (server.approval === "rejected" ? "rejected (disabledMcpjsonServers)" : server.approval === "untrusted" ? "this folder is not trusted" : "pending approval");
+  return { name: server.name, scope: server.scope, status: server.approval === "pending" || server.approval === "untrusted" ? "pending" : "disabled", error: why, stderrTail: [], toolCount: 0, promptCount: 0, resourceCount: 0 };
+}
+
+export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome> {
+  const { env } = input;
+  const config = loadMcpConfigFor(env, input.loaded, { cliConfigs: input.cliConfigs, strict: input.strict });
+  for (const problem of config.problems) input.report(`clew: ${formatMcpProblem(problem, env.homeDir)}`);
+  const startable = config.servers.filter(isStartable);
+  const idle = config.servers.filter((server) => !isStartable(server)).map(idleState);
+  const initErrors = mcpServerInitErrors(config.problems, new Set(config.servers.map((server) => server.name)));
+  const notice = untrustedProjectNotice(config.servers, env.cwd);
+  if (notice) input.report(`clew: ${notice}`);
+  if (startable.length === 0) return { initErrors, idle };
+  const { McpManager } = await import("../mcp/runtime/manager.ts");
+  const manager = McpManager.start({
+    servers: startable,
+    projectDir: env.cwd,
+    roots: [env.cwd, ...input.loaded.settings.permissions.additionalDirectories],
+    env: env.childEnv,
+    connectTimeoutMs: env.mcpTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    toolTimeoutMs: env.mcpToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    maxOutputTokens: env.maxMcpOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    clientVersion: input.version,
+  });
+  // Headless has nobody typing meanwhile: give the servers a short, bounded head start so the
+  // first request can offer their tools. Interactive sessions never wait; tools appear per turn.
+  const blocking = env.mcpConnectionBlocking || (!input.interactive && env.mcpConnectionNonblocking !== true);
+  if (blocking) await manager.settled(Math.min(env.mcpTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, env.mcpConnectWaitMs ?? HEADLESS_CONNECT_WAIT_MS));
+  const tools = (): AnyTool[] => {
+    const all = manager.tools();
+    const hidden = new Set(toolVisibility(input.rules, all.map((tool) => tool.name)));
+    return all.filter((tool) => !hidden.has(tool.name));
+  };
+  const mcp: SessionMcp = { manager, states: () => [...manager.states(), ...idle], tools, initErrors, close: () => manager.close() };
+  return { mcp, initErrors, idle };
+}
+
+/** stream-json `system/init.mcp_servers`. */
+export function initServers(states: readonly McpServerState[]): Array<{ name: string; status: string }> {
+  return states.map((state) => ({ name: state.name, status: state.status }));
+}
+
+export type ApiToolMapper = (tool: AnyTool) => ApiTool;

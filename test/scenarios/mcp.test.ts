@@ -1,0 +1,94 @@
+// MCP servers in a session, against the compiled binary: a real server from the npm registry
+// (server-everything) configured in .mcp.json of a trusted folder and through --mcp-config, its
+// tools offered and called from a fake-API scenario; a server killed mid-call gives an is_error
+// result and the run finishes; a server that never answers does not hold the first request past
+// the bounded wait; an untrusted folder's project servers are not started; a failed server is
+// reported in system/init while the session goes on.
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, startFakeAnthropic, toolNames, toolResults, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
+import { runClew, tempDirectory } from "../helpers/clew-process.ts";
+import { parseFrames, systemFrames } from "../helpers/scenario.ts";
+import { EVERYTHING_BIN, FIXTURES, requireTestServers } from "../integration/mcp-helpers.ts";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+beforeAll(() => requireTestServers());
+
+const everything = { command: EVERYTHING_BIN, args: ["stdio"] };
+const fixture = (...args: string[]) => ({ command: "bun", args: [join(FIXTURES, "sdk-server.ts"), ...args] });
+const raw = (mode: string) => ({ command: "bun", args: [join(FIXTURES, "raw-fault-server.ts"), mode] });
+
+describe("MCP in a session", () => {
+  test("server-everything from a trusted folder's .mcp.json: its tools are offered, a call returns its result", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    const configDir = tempDirectory("clew-config-");
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { everything } }));
+    expect((await runClew(["trust"], { cwd: dir, configDir })).code).toBe(0);
+    server = await startFakeAnthropic({ script: [reply().toolUse("mcp__everything__echo", { message: "hello from the model" }), reply().text("echoed")] });
+    const run = await runClew(["-p", "echo something", "--allowedTools", "mcp__everything", "--output-format", "stream-json", "--verbose"], { cwd: dir, baseURL: server.url, configDir });
+    expect(run.code).toBe(0);
+    expect(server.violations).toEqual([]);
+    const offered = toolNames(server.requests[0] as RecordedRequest);
+    expect(offered).toContain("mcp__everything__echo");
+    expect(offered.filter((name) => name.startsWith("mcp__everything__")).length).toBeGreaterThan(5);
+    const result = toolResults(server.requests[1] as RecordedRequest)[0];
+    expect(result?.isError).toBe(false);
+    expect(result?.text).toContain("hello from the model");
+    const init = systemFrames(parseFrames(run.stdout), "init")[0] as Record<string, unknown>;
+    expect(init.mcp_servers).toEqual([{ name: "everything", status: "connected" }]);
+  }, 60_000);
+
+  test("without an allow rule the call is refused headless, naming the rule that would allow it", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    server = await startFakeAnthropic({ script: [reply().toolUse("mcp__everything__echo", { message: "x" }), reply().text("ok")] });
+    const run = await runClew(["-p", "echo", "--mcp-config", JSON.stringify({ mcpServers: { everything } })], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(run.code).toBe(0);
+    const result = toolResults(server.requests[1] as RecordedRequest)[0];
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain("mcp__everything__echo");
+  }, 60_000);
+
+  test("a server killed mid-call gives an is_error result and the run finishes", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    server = await startFakeAnthropic({ script: [reply().toolUse("mcp__fx__exit", {}), reply().text("the server died; moving on")] });
+    const run = await runClew(["-p", "go", "--mcp-config", JSON.stringify({ mcpServers: { fx: fixture() } }), "--allowedTools", "mcp__fx"], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe("the server died; moving on");
+    const result = toolResults(server.requests[1] as RecordedRequest)[0];
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain("fx");
+  }, 60_000);
+
+  test("a server that never answers initialize holds the first request only for the bounded wait; the good one still works", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    server = await startFakeAnthropic({ script: [reply().text("done")] });
+    const run = await runClew(["-p", "go", "--output-format", "stream-json", "--verbose", "--mcp-config", JSON.stringify({ mcpServers: { silent: raw("silent"), fx: fixture() } })], {
+      cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-"), env: { MCP_CONNECT_TIMEOUT_MS: "1500", MCP_TIMEOUT: "60000" },
+    });
+    expect(run.code).toBe(0);
+    // The first request went out while the silent server was still pending (MCP_TIMEOUT is 60 s).
+    const offered = toolNames(server.requests[0] as RecordedRequest);
+    expect(offered).toContain("mcp__fx__echo");
+    expect(offered.some((name) => name.startsWith("mcp__silent__"))).toBe(false);
+    const init = systemFrames(parseFrames(run.stdout), "init")[0] as Record<string, unknown>;
+    expect(init.mcp_servers).toEqual([{ name: "fx", status: "connected" }, { name: "silent", status: "pending" }]);
+  }, 60_000);
+
+  test("an untrusted folder's .mcp.json starts no process: one stderr line names clew trust", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    const marker = join(dir, "server-started");
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { local: { command: "sh", args: ["-c", `touch ${marker}; sleep 5`] } } }));
+    server = await startFakeAnthropic({ script: [reply().text("done")] });
+    const run = await runClew(["-p", "go"], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split("\n").filter((line) => line.includes("clew trust"));
+    expect(lines.length).toBe(1);
+    expect(lines[0]).toContain("local");
+    expect(existsSync(marker)).toBe(false);
+  }, 60_000);
+});
