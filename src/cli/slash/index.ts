@@ -8,6 +8,7 @@ import { doctorCommand } from "./doctor.ts";
 import { exitCommand } from "./exit.ts";
 import { helpCommand } from "./help.ts";
 import { hooksCommand } from "./hooks.ts";
+import { mcpCommand } from "./mcp.ts";
 import { skillsCommand } from "./skills.ts";
 import { initCommand } from "./init.ts";
 import { memoryCommand } from "./memory.ts";
@@ -29,6 +30,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   contextCommand,
   permissionsCommand,
   hooksCommand,
+  mcpCommand,
   skillsCommand,
   configCommand,
   resumeCommand,
