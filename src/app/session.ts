@@ -211,7 +211,8 @@ export class Session {
       this.services.permissions.gate.endTurn();
       this.services.mcp?.beforeTurn();
       const typed: ContentBlockParam[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
-      const expansion = await expandSlash(typed, this.services.invocations, signal);
+      const manager = this.services.mcp?.session.manager;
+      const expansion = (manager && (await (await import("./mcp-mentions.ts")).expandMcp(typed, manager, signal))) || (await expandSlash(typed, this.services.invocations, signal));
       const verdict = expansion.kind === "refused" ? { kind: "blocked" as const, reason: expansion.reason } : await submitPrompt(this.services.hooks, expansion.blocks, both, signal);
       if (verdict.kind !== "send") {
         const outcome: LoopOutcome = { reason: verdict.kind === "blocked" ? "prompt_blocked" : "hook_stopped", stopReason: null, numTurns: 0, finalText: verdict.reason, usage: zeroUsage(), apiMs: 0, denials: [] };

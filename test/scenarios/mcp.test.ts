@@ -91,4 +91,18 @@ describe("MCP in a session", () => {
     expect(lines[0]).toContain("local");
     expect(existsSync(marker)).toBe(false);
   }, 60_000);
+
+  test("/mcp__server__prompt args sends the server's prompt; @server:uri attaches the resource", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    const config = ["--mcp-config", JSON.stringify({ mcpServers: { fx: fixture() } })];
+    server = await startFakeAnthropic({ script: [reply().text("hello!")] });
+    const prompted = await runClew(["-p", "/mcp__fx__greet Ada cheerful", ...config], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(prompted.code).toBe(0);
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("Say hello to Ada in a cheerful way.");
+    await server.close();
+    server = await startFakeAnthropic({ script: [reply().text("read it")] });
+    const mentioned = await runClew(["-p", "summarise @fx:fixture://notes please", ...config], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(mentioned.code).toBe(0);
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("These are the fixture notes.");
+  }, 60_000);
 });
