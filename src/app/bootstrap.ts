@@ -149,7 +149,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
 
-  const mcpStart = await startSessionMcp({ env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report });
+  const mcpStart = await startSessionMcp({ env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
   const mcp = mcpStart.mcp;
   const helperTypes = { registry: extensions.registry, withExplorePlan: !env.disableExplorePlanAgents, withBuiltins: !env.disableBuiltinAgents };
   const toolSet = await sessionTools({

@@ -11,7 +11,7 @@ import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { McpManager } from "../mcp/runtime/manager.ts";
-import { formatMcpProblem, isStartable, loadMcpConfigFor, mcpServerInitErrors, untrustedProjectNotice, type McpServerInitError } from "./mcp-config.ts";
+import { formatMcpProblem, isStartable, loadMcpConfigFor, mcpServerInitErrors, rememberProjectChoice, untrustedProjectNotice, type ConfiguredServer, type McpServerInitError } from "./mcp-config.ts";
 
 /** How long `-p` waits for servers before its first request (MCP_CONNECT_TIMEOUT_MS in Claude Code's terms). */
 const HEADLESS_CONNECT_WAIT_MS = 5_000;
@@ -29,6 +29,9 @@ export interface SessionMcp {
   close(): Promise<void>;
 }
 
+/** Asks the user whether a project (`.mcp.json`) server may start; absent headless. */
+export type McpApprovalPort = (server: { name: string; origin: string; summary: string; untrusted: boolean }) => Promise<"yes" | "always" | "no">;
+
 export interface McpStartInput {
   env: Environment;
   loaded: LoadedSettings;
@@ -38,6 +41,7 @@ export interface McpStartInput {
   interactive: boolean;
   version: string;
   report: (line: string) => void;
+  approve?: McpApprovalPort;
 }
 
 export interface McpOutcome {
@@ -56,10 +60,13 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   const { env } = input;
   const config = loadMcpConfigFor(env, input.loaded, { cliConfigs: input.cliConfigs, strict: input.strict });
   for (const problem of config.problems) input.report(`clew: ${formatMcpProblem(problem, env.homeDir)}`);
-  const startable = config.servers.filter(isStartable);
-  const idle = config.servers.filter((server) => !isStartable(server)).map(idleState);
+  const approvedNow = input.approve ? await askForProjectServers(config.servers, input.approve, env.configDir, env.cwd) : new Set<string>();
+  // Headless, a trusted folder's pending servers start (nobody can be asked); interactive sessions asked above.
+  const runs = (server: ConfiguredServer) => approvedNow.has(server.name) || (isStartable(server) && (server.approval !== "pending" || !input.approve));
+  const startable = config.servers.filter(runs);
+  const idle = config.servers.filter((server) => !runs(server)).map(idleState);
   const initErrors = mcpServerInitErrors(config.problems, new Set(config.servers.map((server) => server.name)));
-  const notice = untrustedProjectNotice(config.servers, env.cwd);
+  const notice = input.approve ? undefined : untrustedProjectNotice(config.servers, env.cwd);
   if (notice) input.report(`clew: ${notice}`);
   if (startable.length === 0) return { initErrors, idle };
   const { McpManager } = await import("../mcp/runtime/manager.ts");
@@ -84,6 +91,27 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   };
   const mcp: SessionMcp = { manager, states: () => [...manager.states(), ...idle], tools, initErrors, close: () => manager.close() };
   return { mcp, initErrors, idle };
+}
+
+function summaryOf(server: ConfiguredServer): string {
+  const config = server.config;
+  return config.type === "stdio" ? [config.command, ...config.args].join(" ") : `${config.url} (${config.type})`;
+}
+
+/**
+ * Project servers not yet approved — and, in an untrusted folder, every project server — are put
+ * to the user one by one; "always" and "no" are remembered for this definition (a changed
+ * definition asks again; `clew mcp reset-project-choices` forgets).
+ */
+async function askForProjectServers(servers: readonly ConfiguredServer[], approve: McpApprovalPort, configDir: string, cwd: string): Promise<Set<string>> {
+  const approved = new Set<string>();
+  for (const server of servers) {
+    if (server.blocked !== undefined || (server.approval !== "pending" && server.approval !== "untrusted")) continue;
+    const answer = await approve({ name: server.name, origin: server.origin, summary: summaryOf(server), untrusted: server.approval === "untrusted" });
+    if (answer !== "no") approved.add(server.name);
+    if (answer !== "yes") rememberProjectChoice(configDir, server.folder ?? cwd, server.name, server.hash, answer === "always" ? "approved" : "rejected");
+  }
+  return approved;
 }
 
 /** stream-json `system/init.mcp_servers`. */

@@ -4,6 +4,7 @@ import type { Environment } from "../settings/paths.ts";
 import type { CliSettingsInput } from "../settings/sources.ts";
 import type { HookApprovalPort } from "./hooks-setup.ts";
 import type { ResumeRequest } from "./resume.ts";
+import type { McpApprovalPort } from "./mcp-setup.ts";
 
 export interface SessionOptions {
   env: Environment;
@@ -26,6 +27,8 @@ export interface SessionOptions {
   ask?: ApprovalPort;
   /** Asks whether an untrusted folder's project hooks may run; absent in headless runs (they do not). */
   approveHooks?: HookApprovalPort;
+  /** Asks whether a project `.mcp.json` server may start; absent headless. */
+  approveMcp?: McpApprovalPort;
   /** Keep running when a settings file is broken (its deny/ask rules stay in force). */
   keepDenyOnError?: boolean;
   /** `--agents` JSON, parsed: agent definitions for this session. */

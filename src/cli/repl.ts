@@ -275,6 +275,15 @@ export class Repl implements SlashContext {
         ]);
         return answer ?? "no";
       },
+      approveMcp: async ({ name, origin, summary, untrusted }) => {
+        this.print(this.theme.yellow(`${untrusted ? "This folder is not trusted, and " : ""}${origin} defines the MCP server "${name}", which would start: ${summary}`));
+        const answer = await this.choose(`Use the MCP server "${name}"?`, [
+          { value: "yes", label: "Yes, for this session" },
+          { value: "always", label: "Yes, and don't ask again for this server (a changed definition asks again)" },
+          { value: "no", label: "No, and don't ask again (clew mcp reset-project-choices undoes it)" },
+        ]);
+        return answer ?? "no";
+      },
       keepDenyOnError: true,
       report: (line) => reports.push(line),
     });
