@@ -21,7 +21,7 @@ describe.skipIf(!hasTmux)("project MCP servers in a terminal", () => {
 
     let terminal = open({ cwd: dir, configDir, baseURL: server.url });
     await terminal.waitFor('Use the MCP server "local"?');
-    expect(terminal.screen()).toContain('defines the MCP server "local", which would start: sh -c touch');
+    expect(terminal.screen().replace(/\s+/g, " ")).toContain('defines the MCP server "local", which would start: sh -c touch first-started; sleep 30');
     terminal.keys("Down");
     terminal.keys("Enter");
     await terminal.waitFor("/help for help");
