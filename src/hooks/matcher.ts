@@ -19,6 +19,8 @@ export function compileMatcher(matcher: string | undefined, narrow = false): Com
       .split(narrow ? "|" : /[|,]/)
       .map((name) => name.trim())
       .filter((name) => name.length > 0);
+    // `Task` is the Agent tool's name before Claude Code renamed it; hooks written for it still match.
+    if (names.includes("Task") && !names.includes("Agent")) names.push("Agent");
     return { ok: true, rule: { kind: "names", names } };
   }
   try {

@@ -42,6 +42,8 @@ describe("matchers (hooks.md §3.1)", () => {
   test("exact lists and regexes compile to the rule the spec names", () => {
     expect(compileMatcher("Edit, Write|Read")).toEqual({ ok: true, rule: { kind: "names", names: ["Edit", "Write", "Read"] } });
     expect(compileMatcher("*")).toEqual({ ok: true, rule: { kind: "all" } });
+    // Hooks written for the Agent tool's old name still see its calls.
+    expect(compileMatcher("Task|Bash")).toEqual({ ok: true, rule: { kind: "names", names: ["Task", "Bash", "Agent"] } });
     const regex = compileMatcher("Edit.*");
     expect(regex.ok && regex.rule.kind).toBe("regex");
   });
