@@ -248,6 +248,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     gate: permissions.gate,
     parentMode: () => permissions.state.mode,
     hooks: () => hooks,
+    addTypeHooks: (type) => sessionHooks?.addAgent({ name: type.name, file: type.origin, ...(type.hooks ? { hooks: type.hooks } : {}), shared: type.shared }),
     ...helperTypeFinder(helperTypes),
     instructions: () => instructions.text,
     loadSkill: (name, signal) => toolSession.skills?.load(name, "", signal) ?? Promise.resolve({ ok: false, message: "no skills" }),

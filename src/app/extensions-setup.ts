@@ -79,7 +79,7 @@ async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsIn
     summary: {
       catalogue: modelInvocable.length > 0 ? skillCatalogue(modelInvocable, { budgetChars: input.budgetChars }) : "",
       modelInvocable: modelInvocable.length,
-      withHooks: registry.invocables.some((item) => item.hooks !== undefined),
+      withHooks: registry.invocables.some((item) => item.hooks !== undefined) || registry.agents.some((agent) => agent.hooks !== undefined),
       errors: registry.problems.filter((problem) => problem.severity === "error"),
       agents: registry.agents.map((agent) => ({ name: agent.name, description: agent.description, ...(agent.tools ? { tools: [...agent.tools] } : {}) })),
     },

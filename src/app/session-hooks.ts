@@ -66,6 +66,8 @@ export interface SessionHookEngine {
   engine: HookEngine;
   /** Registers an invoked skill's frontmatter `hooks` (skills-commands-agents.md A.2). */
   addSkill(skill: { name: string; file: string; hooks?: Record<string, unknown>; shared: boolean }): void;
+  /** Registers an agent type's frontmatter `hooks`: they run only while a helper of that type runs (C.3). */
+  addAgent(agent: { name: string; file: string; hooks?: Record<string, unknown>; shared: boolean }): void;
 }
 
 /** `force`: start the engine even without settings hooks (a skill with frontmatter hooks may be invoked). */
@@ -108,6 +110,10 @@ export async function startSessionHooks(input: SessionHooksInput, force = false)
     addSkill: (skill) => {
       if (!skill.hooks) return;
       setup.addSource({ origin: { kind: "skill", name: skill.name, file: skill.file, sharedProject: skill.shared }, hooks: skill.hooks, keyPath: "hooks" });
+    },
+    addAgent: (agent) => {
+      if (!agent.hooks) return;
+      setup.addSource({ origin: { kind: "agent", name: agent.name, file: agent.file, sharedProject: agent.shared }, hooks: agent.hooks, keyPath: "hooks" });
     },
   };
 }

@@ -4,7 +4,7 @@
 // hooks fire with the helper's type; nesting stops at the depth limit; --max-budget-usd holds
 // across helpers.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { messagesOf, reply, startFakeAnthropic, toolNames, toolResults, type FakeServer, type RecordedRequest, type ScriptStep } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
@@ -128,5 +128,41 @@ describe("agent definitions", () => {
     expect(result.subtype).toBe("error_max_budget_usd");
     expect(result.total_cost_usd).toBeGreaterThan(1);
     expect(fake.requests.length).toBe(2);
+  }, 60_000);
+
+  test("an agent's frontmatter hooks run only while a helper of that type runs; its Stop hook fires as SubagentStop", async () => {
+    const dir = writeWorkspace({ "a.txt": "a\n" });
+    const configDir = tempDirectory("clew-config-");
+    const log = join(configDir, "agent-hooks.log");
+    mkdirSync(join(configDir, "agents"), { recursive: true });
+    writeFileSync(join(configDir, "agents", "checker.md"), `---
+name: checker
+description: Checks things
+tools: Bash
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: "echo pre >> ${log}"
+  Stop:
+    - hooks:
+        - type: command
+          command: "echo stop >> ${log}"
+---
+You check things. CHECKER-MARKER
+`);
+    const router: ScriptStep = (request) => {
+      const helper = systemText(request).includes("CHECKER-MARKER");
+      const messages = messagesOf(request);
+      if (helper) return messages.length === 1 ? reply().toolUse("Bash", { command: "echo from-helper" }) : reply().text("checked");
+      if (JSON.stringify(messages.at(-1)).includes("checked")) return reply().toolUse("Bash", { command: "echo from-parent" });
+      return reply().text("all done");
+    };
+    const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Agent", { description: "Check", prompt: "check", subagent_type: "checker" }), router, router, router, router] }));
+    const run = await runClew(["-p", "go", "--permission-mode", "bypassPermissions"], { cwd: dir, baseURL: fake.url, configDir });
+    expect(run.code).toBe(0);
+    // Once for the helper's Bash call, not for the parent's; its Stop ran as the helper finished.
+    expect(readFileSync(log, "utf8")).toBe("pre\nstop\n");
   }, 60_000);
 });

@@ -30,6 +30,8 @@ export interface SubagentOptions {
   gate: Gate;
   parentMode: () => PermissionMode;
   hooks: () => HookRunner | undefined;
+  /** A type's frontmatter hooks join the session's (they run only while a helper of that type runs). */
+  addTypeHooks?: (type: HelperType) => void;
   findType: (name: string) => Promise<HelperType | undefined>;
   typeNames: () => Promise<string[]>;
   /** Project instruction files (AGENTS.md/CLAUDE.md) for helpers that start with them. */
@@ -124,6 +126,7 @@ export class SubagentRunner implements AgentPort {
       if ("error" in made) throw new ToolError(`Cannot run the helper in a worktree: ${made.error}`, "tool_failed");
       worktree = made;
     }
+    if (type.hooks) this.options.addTypeHooks?.(type);
     const firstMessage = await this.firstMessage(type, input.prompt, agentId, ctx.signal);
     const helper: Helper = { id: agentId, ...(input.name ? { name: input.name } : {}), type, description: input.description, model, running: undefined, usage: zeroUsage(), toolUses: 0, controller, child: undefined as unknown as Child };
     helper.child = createChild(
