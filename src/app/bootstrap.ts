@@ -248,6 +248,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     gate: permissions.gate,
     parentMode: () => permissions.state.mode,
     hooks: () => hooks,
+    startTypeServers: async (type) => (await import("./agent-mcp.ts")).startAgentServers({
+      servers: type.mcpServers, origin: type.origin, shared: type.shared, trusted: loaded.trusted, cwd: env.cwd, env: childEnv,
+      connectTimeoutMs: env.mcpTimeoutMs ?? 30_000, toolTimeoutMs: env.mcpToolTimeoutMs ?? 100_000_000, maxOutputTokens: env.maxMcpOutputTokens ?? 25_000,
+      version: options.version, report: options.report,
+    }),
     addTypeHooks: (type) => sessionHooks?.addAgent({ name: type.name, file: type.origin, ...(type.hooks ? { hooks: type.hooks } : {}), shared: type.shared }),
     ...helperTypeFinder(helperTypes),
     instructions: () => instructions.text,

@@ -165,4 +165,35 @@ You check things. CHECKER-MARKER
     // Once for the helper's Bash call, not for the parent's; its Stop ran as the helper finished.
     expect(readFileSync(log, "utf8")).toBe("pre\nstop\n");
   }, 60_000);
+
+  test("an agent's inline mcpServers start for its helper only and are offered to it alone", async () => {
+    const dir = writeWorkspace({ "a.txt": "a\n" });
+    const configDir = tempDirectory("clew-config-");
+    mkdirSync(join(configDir, "agents"), { recursive: true });
+    const serverFile = join(import.meta.dir, "../mcp-servers/fixtures/sdk-server.ts");
+    writeFileSync(join(configDir, "agents", "echoer.md"), `---
+name: echoer
+description: Echoes through its own server
+tools: Read
+mcpServers:
+  - own:
+      command: bun
+      args: ["${serverFile}"]
+---
+You echo. ECHOER-MARKER
+`);
+    const router: ScriptStep = (request) => {
+      if (!systemText(request).includes("ECHOER-MARKER")) return reply().text("parent done");
+      return messagesOf(request).length === 1 ? reply().toolUse("mcp__own__echo", { text: "via own server" }) : reply().text("echoed");
+    };
+    const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Agent", { description: "Echo", prompt: "echo", subagent_type: "echoer" }), router, router, router] }));
+    const run = await runClew(["-p", "go", "--permission-mode", "bypassPermissions"], { cwd: dir, baseURL: fake.url, configDir });
+    expect(run.code).toBe(0);
+    const helperFirst = fake.requests.find((request) => systemText(request).includes("ECHOER-MARKER")) as RecordedRequest;
+    expect(toolNames(helperFirst)).toContain("mcp__own__echo");
+    expect(toolNames(helperFirst)).toContain("Read");
+    expect(toolNames(fake.requests[0] as RecordedRequest).some((name) => name.startsWith("mcp__own__"))).toBe(false);
+    const helperSecond = fake.requests.filter((request) => systemText(request).includes("ECHOER-MARKER"))[1] as RecordedRequest;
+    expect(toolResults(helperSecond)[0]?.text).toBe("via own server");
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  * a tool selection, a model, limits — and every helper of one type gets the same system prompt
  * and tool list, so helpers of a type share one cached prefix within and across sessions.
  */
-import type { AgentDefinition } from "../../extensions/types.ts";
+import type { AgentDefinition, AgentMcpServer } from "../../extensions/types.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
 import explorePrompt from "./prompts/explore.md" with { type: "text" };
 import generalPrompt from "./prompts/general-purpose.md" with { type: "text" };
@@ -36,6 +36,8 @@ export interface HelperType {
   hooks?: Record<string, unknown>;
   /** Whether this definition comes from the repository (its hooks need folder trust). */
   shared: boolean;
+  /** Servers by name (the session's) or inline definitions started for the helper's lifetime. */
+  mcpServers: readonly AgentMcpServer[];
 }
 
 const READ_ONLY_TOOLS = ["Bash", "BashOutput", "KillShell", "Glob", "Grep", "Read", "Skill"];
@@ -55,6 +57,7 @@ export function builtinHelperTypes(options: { withExplorePlan: boolean }): Helpe
     readOnly: false,
     withInstructions: true,
     shared: false,
+    mcpServers: [],
   };
   if (!options.withExplorePlan) return [general];
   const explore: HelperType = {
@@ -72,6 +75,7 @@ export function builtinHelperTypes(options: { withExplorePlan: boolean }): Helpe
     readOnly: true,
     withInstructions: false,
     shared: false,
+    mcpServers: [],
   };
   const plan: HelperType = {
     name: "Plan",
@@ -86,6 +90,7 @@ export function builtinHelperTypes(options: { withExplorePlan: boolean }): Helpe
     readOnly: true,
     withInstructions: false,
     shared: false,
+    mcpServers: [],
   };
   return [general, explore, plan];
 }
@@ -113,5 +118,6 @@ export function definedHelperType(definition: AgentDefinition, loadBody: (defini
     withInstructions: true,
     ...(definition.hooks ? { hooks: definition.hooks } : {}),
     shared: definition.source.scope === "project",
+    mcpServers: definition.mcpServers,
   };
 }

@@ -18,6 +18,7 @@ import { helperTools } from "./helper-tools.ts";
 import type { HelperType } from "./helper-types.ts";
 import { completionNotice, helperResult, launchedResult, type HelperRun } from "./report.ts";
 import { Slots } from "./slots.ts";
+import type { HelperWorktree } from "./worktree.ts";
 
 export interface SubagentOptions {
   stream: StreamFn;
@@ -30,6 +31,8 @@ export interface SubagentOptions {
   gate: Gate;
   parentMode: () => PermissionMode;
   hooks: () => HookRunner | undefined;
+  /** Starts the inline MCP servers of a type for one helper (stopped when it finishes). */
+  startTypeServers?: (type: HelperType) => Promise<{ tools: AnyTool[]; close(): Promise<void> } | undefined>;
   /** A type's frontmatter hooks join the session's (they run only while a helper of that type runs). */
   addTypeHooks?: (type: HelperType) => void;
   findType: (name: string) => Promise<HelperType | undefined>;
@@ -112,20 +115,18 @@ export class SubagentRunner implements AgentPort {
     if (!type) throw new ToolError(`Agent type '${typeName}' not found. Available agents: ${(await this.options.typeNames()).join(", ")}`, "tool_input");
     const inBackground = !this.options.backgroundDisabled && (input.run_in_background === true || type.background);
     const nesting = this.depth + 1 < this.options.maxDepth;
-    const chosen = helperTools(this.options.tools(), type, { nesting, background: inBackground });
-    if (chosen.tools.length === 0) throw new ToolError(`Agent type '${type.name}' would be spawned with zero tools: none of its tools (${(type.tools ?? []).join(", ") || "none"}) exists in this session. Fix "tools" in ${type.origin}.`, "tool_input");
-    const prompt = await type.systemPrompt();
-    if (!prompt.ok) throw new ToolError(prompt.message, "tool_failed");
+    const ownServers = type.mcpServers.length > 0 ? await this.options.startTypeServers?.(type) : undefined;
     const model = this.modelFor(input.model, type);
     const agentId = newAgentId();
     const controller = new AbortController();
-    let worktree: { path: string; branch: string; baseCommit: string; repoRoot: string } | undefined;
-    if ((input.isolation ?? type.isolation) === "worktree") {
-      const tools = await this.worktreeModule();
-      const made = await tools.createHelperWorktree({ cwd: this.options.parentSession.projectDir, agentId });
-      if ("error" in made) throw new ToolError(`Cannot run the helper in a worktree: ${made.error}`, "tool_failed");
-      worktree = made;
+    let setUp: Awaited<ReturnType<SubagentRunner["setUp"]>>;
+    try {
+      setUp = await this.setUp(type, input, agentId, { nesting, background: inBackground, serverTools: ownServers?.tools ?? [] });
+    } catch (error) {
+      await ownServers?.close();
+      throw error;
     }
+    const { chosen, prompt, worktree } = setUp;
     if (type.hooks) this.options.addTypeHooks?.(type);
     const firstMessage = await this.firstMessage(type, input.prompt, agentId, ctx.signal);
     const helper: Helper = { id: agentId, ...(input.name ? { name: input.name } : {}), type, description: input.description, model, running: undefined, usage: zeroUsage(), toolUses: 0, controller, child: undefined as unknown as Child };
@@ -143,6 +144,7 @@ export class SubagentRunner implements AgentPort {
     const started = performance.now();
     const finish = async (outcome: LoopOutcome): Promise<HelperRun> => {
       await helper.child.close();
+      await ownServers?.close();
       const done = worktree ? await (await this.worktreeModule()).finishHelperWorktree(worktree) : undefined;
       return {
         agentId, agentType: type.name, description: input.description, prompt: input.prompt, model, outcome,
@@ -179,6 +181,24 @@ export class SubagentRunner implements AgentPort {
       display: { summary: `${helper.type.name}: ${helper.description} — resumed` },
       data: { success: true, agentId: helper.id },
     };
+  }
+
+  /** The helper's tools, system prompt and worktree; throws the error the model should see. */
+  private async setUp(type: HelperType, input: AgentCallInput, agentId: string, options: { nesting: boolean; background: boolean; serverTools: readonly AnyTool[] }) {
+    // Servers the definition names are the helper's even when its `tools` allowlist leaves them out.
+    const named = type.mcpServers.map((server) => `mcp__${server.name}`);
+    const selection = type.tools ? { ...type, tools: [...type.tools, ...named] } : type;
+    const chosen = helperTools([...this.options.tools(), ...options.serverTools], selection, options);
+    if (chosen.tools.length === 0) throw new ToolError(`Agent type '${type.name}' would be spawned with zero tools: none of its tools (${(type.tools ?? []).join(", ") || "none"}) exists in this session. Fix "tools" in ${type.origin}.`, "tool_input");
+    const prompt = await type.systemPrompt();
+    if (!prompt.ok) throw new ToolError(prompt.message, "tool_failed");
+    let worktree: HelperWorktree | undefined;
+    if ((input.isolation ?? type.isolation) === "worktree") {
+      const made = await (await this.worktreeModule()).createHelperWorktree({ cwd: this.options.parentSession.projectDir, agentId });
+      if ("error" in made) throw new ToolError(`Cannot run the helper in a worktree: ${made.error}`, "tool_failed");
+      worktree = made;
+    }
+    return { chosen, prompt, worktree };
   }
 
   private launchInBackground(helper: Helper, work: (signal: AbortSignal) => Promise<HelperRun>): void {
