@@ -34,7 +34,8 @@ import { combineWatchers, NestedSkillWatcher } from "./nested-skills.ts";
 import type { HookSink } from "./session-hooks.ts";
 import { builtinTools, selectTools } from "./tool-set.ts";
 import { agentTool } from "../tools/agent.ts";
-import { agentToolDescription, helperTypeFinder, SubagentRunner } from "./subagents-setup.ts";
+import { agentToolDescription, helperTypeFinder, mainThreadAgent, SubagentRunner } from "./subagents-setup.ts";
+import { helperTools } from "./subagents/helper-tools.ts";
 import { initServers, startSessionMcp } from "./mcp-setup.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
@@ -108,8 +109,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const stateDir = projectStateDir(env.configDir, env.cwd);
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
-  const model = resolveModelId(options.cli.model ?? env.model ?? settings.model ?? resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides);
-  const info = modelInfo(model);
+  let model = resolveModelId(options.cli.model ?? env.model ?? settings.model ?? resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides);
+  let info = modelInfo(model);
   if (options.sessionId !== undefined && !isSessionId(options.sessionId)) {
     throw new FatalError("usage", `error: --session-id must be a valid UUID (got '${options.sessionId}').`);
   }
@@ -136,6 +137,17 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (extensions.modelInvocable === 0) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
   const maxHelperDepth = env.maxSubagentDepth ?? DEFAULT_HELPER_DEPTH;
   if (maxHelperDepth < 1) selected.tools = selected.tools.filter((tool) => tool.name !== "Agent" && tool.name !== "SendMessage");
+  const helperTypes = { registry: extensions.registry, withExplorePlan: !env.disableExplorePlanAgents, withBuiltins: !env.disableBuiltinAgents };
+  const mainAgentName = options.agent ?? (typeof settings.agent === "string" && settings.agent !== "" ? settings.agent : undefined);
+  const mainAgent = mainAgentName === undefined ? undefined : await mainThreadAgent(mainAgentName, helperTypes);
+  if (mainAgent) {
+    selected.tools = helperTools(selected.tools, mainAgent.type, { nesting: maxHelperDepth >= 1, background: false }).tools;
+    const own = mainAgent.type.model;
+    if (own && own !== "inherit" && options.cli.model === undefined && env.model === undefined) {
+      model = resolveModelId(own, env.aliasOverrides);
+      info = modelInfo(model);
+    }
+  }
   const permissions = setUpPermissions({
     settings: loaded,
     flagMode: options.permissionMode,
@@ -151,7 +163,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const mcpStart = await startSessionMcp({ env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
   const mcp = mcpStart.mcp;
-  const helperTypes = { registry: extensions.registry, withExplorePlan: !env.disableExplorePlanAgents, withBuiltins: !env.disableBuiltinAgents };
   const toolSet = await sessionTools({
     builtins: permissions.visibleTools,
     mcpTools: () => mcp?.tools() ?? [],
@@ -304,7 +315,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
         { cwd: env.cwd, ...facts, model },
-        { replace: options.systemPrompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue },
+        { replace: options.systemPrompt ?? mainAgent?.prompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue },
       ),
       tools: toolSet.apiTools,
       ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),

@@ -33,6 +33,8 @@ export interface SessionOptions {
   keepDenyOnError?: boolean;
   /** `--agents` JSON, parsed: agent definitions for this session. */
   agentsJson?: unknown;
+  /** `--agent <name>`: the main conversation runs as this agent. */
+  agent?: string;
   /** `--max-budget-usd`: no request starts once the session (helpers included) has spent this. */
   maxBudgetUsd?: number;
   /** `--mcp-config` values and `--strict-mcp-config`. */

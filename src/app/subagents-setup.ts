@@ -4,6 +4,7 @@
  * the runner behind the Agent and SendMessage tools.
  */
 import type { ApiTool } from "../model/types.ts";
+import { FatalError } from "../util/errors.ts";
 import type { AgentListing } from "../extensions/summary.ts";
 import type { LazyRegistry } from "./extensions-setup.ts";
 import { builtinHelperTypes, definedHelperType, type HelperType } from "./subagents/helper-types.ts";
@@ -48,6 +49,19 @@ export function agentToolDescription(base: string, agents: readonly AgentListing
 /** Replaces the Agent tool's definition with one whose description lists this session's helper types. */
 export function withAgentList(tools: ApiTool[], description: string): ApiTool[] {
   return tools.map((tool) => (tool.name === "Agent" ? { ...tool, description } : tool));
+}
+
+/**
+ * `--agent <name>` (or the `agent` setting): the main conversation runs as that agent — its
+ * prompt replaces the system prompt, its tool selection and model apply (C.9).
+ */
+export async function mainThreadAgent(name: string, source: HelperTypeSource): Promise<{ type: HelperType; prompt: string }> {
+  const finder = helperTypeFinder(source);
+  const type = await finder.findType(name);
+  if (!type) throw new FatalError("usage", `error: there is no agent named '${name}' (--agent / the "agent" setting).`, `Agents in this session: ${(await finder.typeNames()).join(", ")}.`);
+  const prompt = await type.systemPrompt();
+  if (!prompt.ok) throw new FatalError("config", `error: agent '${name}' cannot be used: ${prompt.message}`);
+  return { type, prompt: prompt.text };
 }
 
 export { SubagentRunner };

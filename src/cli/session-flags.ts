@@ -25,8 +25,9 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent"> {
   return {
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
     mcpConfigs: options.mcpConfigs,
     strictMcpConfig: options.strictMcpConfig,
     ...(options.agentsJson !== undefined ? { agentsJson: parseAgentsJson(options.agentsJson) } : {}),

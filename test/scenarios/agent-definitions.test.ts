@@ -196,4 +196,19 @@ You echo. ECHOER-MARKER
     const helperSecond = fake.requests.filter((request) => systemText(request).includes("ECHOER-MARKER"))[1] as RecordedRequest;
     expect(toolResults(helperSecond)[0]?.text).toBe("via own server");
   }, 60_000);
+
+  test("--agent runs the main conversation as the agent: its prompt, tools and model; an unknown name is refused", async () => {
+    const dir = writeWorkspace({ ".claude/agents/reviewer.md": REVIEWER });
+    const fake = (server = await startFakeAnthropic({ script: [reply().text("reviewing")] }));
+    const run = await runClew(["-p", "go", "--agent", "migration-reviewer"], { cwd: dir, baseURL: fake.url, configDir: tempDirectory("clew-config-"), env: { ANTHROPIC_DEFAULT_HAIKU_MODEL: "claude-pinned-fast" } });
+    expect(run.code).toBe(0);
+    const first = fake.requests[0] as RecordedRequest;
+    expect(systemText(first)).toContain("REVIEWER-PROMPT-MARKER");
+    expect(toolNames(first)).toEqual(["Grep", "Read", "Agent"]);
+    expect(first.body.model).toBe("claude-pinned-fast");
+    const unknown = await runClew(["-p", "go", "--agent", "nobody"], { cwd: dir, baseURL: fake.url, configDir: tempDirectory("clew-config-") });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("error: there is no agent named 'nobody'");
+    expect(unknown.stderr).toContain("migration-reviewer");
+  }, 60_000);
 });
