@@ -34,7 +34,7 @@ import { combineWatchers, NestedSkillWatcher } from "./nested-skills.ts";
 import type { HookSink } from "./session-hooks.ts";
 import { builtinTools, selectTools } from "./tool-set.ts";
 import { agentTool } from "../tools/agent.ts";
-import { agentToolDescription, helperTypeFinder, mainThreadAgent, SubagentRunner } from "./subagents-setup.ts";
+import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNames, mainThreadAgent, SubagentRunner } from "./subagents-setup.ts";
 import { helperTools } from "./subagents/helper-tools.ts";
 import { initServers, startSessionMcp } from "./mcp-setup.ts";
 import { sessionTools } from "./session-tools.ts";
@@ -364,6 +364,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     tools: executor.tools.map((tool) => tool.name),
     mcpServers: mcp ? initServers(mcp.states()) : initServers(mcpStart.idle),
     mcpServerErrors: mcpStart.initErrors,
+    agents: executor.tool("Agent") ? helperTypeNames(extensions.agents, helperTypes) : [],
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,
     apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
@@ -373,7 +374,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

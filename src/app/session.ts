@@ -43,6 +43,8 @@ export interface SessionInfo {
   /** stream-json `system/init.mcp_servers` and `mcp_server_errors`. */
   mcpServers: Array<{ name: string; status: string }>;
   mcpServerErrors: McpServerInitError[];
+  /** Helper types the Agent tool offers (stream-json `system/init.agents`). */
+  agents: string[];
 }
 
 /** Everything a session holds besides the conversation; built once by bootstrap.ts. */
@@ -72,6 +74,8 @@ export interface SessionHelpers {
   ledger: UsageLedger;
   /** Headless: finish a turn only once background helpers have reported. */
   waitAtEnd: boolean;
+  /** `/agents`: the helper types. */
+  listTypes: () => Promise<Array<{ name: string; description: string; origin: string }>>;
 }
 
 /** Where the context window goes, in (estimated) tokens. */
@@ -248,6 +252,11 @@ export class Session {
     } finally {
       if (hookSink) hookSink.emit = idle;
     }
+  }
+
+  /** `/agents`: the helper types the Agent tool can start, with where each is defined. */
+  async agentTypes(): Promise<Array<{ name: string; description: string; origin: string }>> {
+    return (await this.services.helpers?.listTypes()) ?? [];
   }
 
   /** `/mcp` and stream-json: every configured server with its state. */

@@ -46,6 +46,21 @@ export function agentToolDescription(base: string, agents: readonly AgentListing
   return `${base.trim()}\n\nAvailable agent types and the tools they have:\n${lines.join("\n")}`;
 }
 
+/** `/agents`: every helper type with where it is defined; a definition replaces a built-in of its name. */
+export async function helperTypeListing(source: HelperTypeSource): Promise<Array<{ name: string; description: string; origin: string }>> {
+  const registry = await source.registry?.get();
+  const defined = (registry?.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description, origin: agent.file }));
+  const names = new Set(defined.map((agent) => agent.name));
+  const builtins = source.withBuiltins ? builtinHelperTypes({ withExplorePlan: source.withExplorePlan }) : [];
+  return [...builtins.filter((type) => !names.has(type.name)).map((type) => ({ name: type.name, description: type.description, origin: "built-in" })), ...defined];
+}
+
+/** Every helper type's name: built-ins a definition does not replace, then the definitions. */
+export function helperTypeNames(agents: readonly AgentListing[], source: Pick<HelperTypeSource, "withExplorePlan" | "withBuiltins">): string[] {
+  const builtins = source.withBuiltins ? builtinHelperTypes({ withExplorePlan: source.withExplorePlan }).map((type) => type.name) : [];
+  return [...new Set([...builtins, ...agents.map((agent) => agent.name)])];
+}
+
 /** Replaces the Agent tool's definition with one whose description lists this session's helper types. */
 export function withAgentList(tools: ApiTool[], description: string): ApiTool[] {
   return tools.map((tool) => (tool.name === "Agent" ? { ...tool, description } : tool));

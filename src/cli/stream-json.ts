@@ -24,7 +24,7 @@ export function initFrame(info: SessionInfo): Frame {
     claude_code_version: info.version,
     clew_version: info.version,
     output_style: "default",
-    agents: [],
+    agents: info.agents,
     skills: [],
     plugins: [],
     uuid: crypto.randomUUID(),

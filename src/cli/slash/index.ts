@@ -8,6 +8,7 @@ import { doctorCommand } from "./doctor.ts";
 import { exitCommand } from "./exit.ts";
 import { helpCommand } from "./help.ts";
 import { hooksCommand } from "./hooks.ts";
+import { agentsCommand } from "./agents.ts";
 import { mcpCommand } from "./mcp.ts";
 import { skillsCommand } from "./skills.ts";
 import { initCommand } from "./init.ts";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   permissionsCommand,
   hooksCommand,
   mcpCommand,
+  agentsCommand,
   skillsCommand,
   configCommand,
   resumeCommand,
