@@ -13,7 +13,7 @@ const { fake, open, workspace } = terminalHarness();
 
 const FIXTURES = resolve(import.meta.dir, "../mcp-servers/fixtures");
 const systemText = (request: RecordedRequest): string => JSON.stringify(request.body.system);
-const firstUserText = (request: RecordedRequest): string => textOf(messagesOf(request)[0]?.content as never);
+const firstUserText = (request: RecordedRequest): string => textOf(messagesOf(request)[0]?.content);
 const isExplore = (request: RecordedRequest): boolean => systemText(request).includes("read-only search helper");
 const isGeneralHelper = (request: RecordedRequest): boolean => systemText(request).includes("You are a helper agent");
 // Wide enough that two helpers' entries fit the live line uncut.
@@ -206,7 +206,8 @@ describe.skipIf(!hasTmux)("helper agents in a terminal", () => {
     const { dir, configDir } = workspace();
     // Silence with the connection open until the client goes away.
     const server = await fake(twoExploreHelpers(dir, (topic) => stall(reply().text(`SUMMARY-${topic}`), 1), "After the stop."));
-    const terminal = open({ cwd: dir, configDir, baseURL: server.url, width: WIDE });
+    // No idle timeout within the test's waits: only Esc can make the client drop the held requests.
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url, width: WIDE, env: { CLEW_STREAM_IDLE_TIMEOUT_MS: "120000" } });
     await prompt(terminal, "summarise both topics");
     await terminal.waitFor(BOTH_WAITING, "both helpers waiting on the model");
     await waitFor(() => server.requests.filter((request) => isExplore(request) && messagesOf(request).length === 3).length === 2, "both helpers' second requests");
@@ -216,6 +217,7 @@ describe.skipIf(!hasTmux)("helper agents in a terminal", () => {
     const held = server.requests.filter((request) => isExplore(request) && messagesOf(request).length === 3);
     await waitFor(() => held.every((request) => request.clientAborted), "both held helper requests to be dropped");
     expect(held.length).toBe(2);
+    expect(server.requests.filter(isExplore).length).toBe(4);
 
     const { parent, helpers } = sessionTranscripts(configDir);
     expect(expectEveryCallAnswered(parent).uses).toBe(2);
@@ -231,6 +233,8 @@ describe.skipIf(!hasTmux)("helper agents in a terminal", () => {
     await terminal.waitFor("After the stop.");
     const next = server.requests.at(-1) as RecordedRequest;
     expect(isExplore(next)).toBe(false);
+    // No helper carried on after the stop.
+    expect(server.requests.filter(isExplore).length).toBe(4);
     // The two Agent calls were answered as interrupted, not as if the helpers had finished.
     expect(toolResults(next).map((result) => ({ isError: result.isError, summary: result.text.includes("SUMMARY-") }))).toEqual([
       { isError: true, summary: false },
