@@ -1,6 +1,12 @@
 // The one test command (README, CI): builds dist/clew (scenario and e2e tests run the compiled
 // binary), runs every test with `bun test`, and ends with the line `N passed, N failed`.
-export {};
+import { existsSync } from "node:fs";
+
+// The MCP tests start real servers from the npm registry; a fresh clone installs them once.
+if (!existsSync("test/mcp-servers/node_modules")) {
+  const install = Bun.spawnSync(["bun", "install", "--frozen-lockfile"], { cwd: "test/mcp-servers", stdout: "inherit", stderr: "inherit" });
+  if (install.exitCode !== 0) console.error("note: the test MCP servers (test/mcp-servers) could not be installed; the MCP tests that start them will fail");
+}
 const build = Bun.spawnSync(["bun", "scripts/build.ts"], { stdout: "inherit", stderr: "inherit" });
 if (build.exitCode !== 0) {
   console.log("0 passed, 1 failed");
