@@ -52,3 +52,23 @@ export async function extensionLines(registry: ExtensionRegistry | undefined, ho
   const problems = registry.problems.filter((problem) => problem.severity !== "info").map((problem) => formatExtensionProblem(problem, homeDir));
   return [...(rows.length > 0 ? rows : ["No skills or commands found (.clew/ and .claude/ skills/ and commands/, ~/.clew/)."]), ...(problems.length > 0 ? ["", "Problems:", ...problems] : [])];
 }
+
+/**
+ * `clew doctor` / `/doctor`: every MCP server definition in force and its approval, then the
+ * problems of the config files — without connecting to anything.
+ */
+export async function mcpLines(env: Environment, loaded: LoadedSettings): Promise<string[]> {
+  const { formatMcpProblem, loadMcpConfigFor } = await import("./mcp-config.ts");
+  let config: ReturnType<typeof loadMcpConfigFor>;
+  try {
+    config = loadMcpConfigFor(env, loaded, { cliConfigs: [], strict: false });
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
+  const lines = config.servers.map((server) => {
+    const state = server.blocked ? `blocked: ${server.blocked}` : server.approval === "approved" ? "will start" : server.approval === "pending" ? "pending approval (clew asks; -p starts it)" : server.approval === "untrusted" ? "waiting for trust (run clew trust)" : "rejected";
+    return `${server.name} (${server.scope}, ${server.origin.replace(env.homeDir, "~")}) — ${state}${server.missingVars.length > 0 ? `; unset: ${server.missingVars.join(", ")}` : ""}`;
+  });
+  if (lines.length === 0) lines.push("none configured");
+  return [...lines, ...config.problems.map((problem) => formatMcpProblem(problem, env.homeDir).replace(/^clew: /, ""))];
+}

@@ -18,6 +18,8 @@ export interface DoctorFacts {
   settingsFiles: number;
   hooks: string[];
   extensions: string[];
+  /** MCP server definitions and config problems (absent: not checked). */
+  mcp?: string[];
 }
 
 function configWritable(dir: string): Check {
@@ -51,6 +53,7 @@ export function doctorChecks(facts: DoctorFacts): Check[] {
     { ok: "n/a", label: "tmux", detail: "not needed (clew's UI is line-oriented)" },
     { ok: "n/a", label: "Hooks", detail: "", lines: facts.hooks },
     { ok: "n/a", label: "Skills and commands", detail: "", lines: facts.extensions },
+    ...(facts.mcp ? [{ ok: "n/a" as const, label: "MCP servers", detail: "", lines: facts.mcp }] : []),
   ];
 }
 

@@ -2,7 +2,7 @@
 // its file and why one does not run, skills and commands with their files and frontmatter
 // warnings — and exit 1 when a check fails.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
 import { writeWorkspace } from "./workspaces.ts";
@@ -30,5 +30,18 @@ describe("clew doctor", () => {
     expect(out).toContain("/deploy");
     expect(out).toContain("/standup");
     expect(out).toMatch(/\.claude\/skills\/deploy\/SKILL\.md:\d+: warning: frontmatter is not valid YAML/);
+  });
+
+  test("lists MCP server definitions with their approval state and the config problems, without starting any", async () => {
+    const dir = writeWorkspace({});
+    const marker = join(dir, "started");
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { bad: { url: "http://localhost:1/mcp" }, tools: { command: "sh", args: ["-c", `touch ${marker}`, "${NOT_SET_ANYWHERE}"] } } }));
+    const run = await runClew(["doctor"], { cwd: dir, configDir: tempDirectory("clew-config-") });
+    const out = run.stdout;
+    expect(out).toContain("MCP servers:");
+    expect(out).toContain(`tools (project, ${join(dir, ".mcp.json")}) — waiting for trust (run clew trust); unset: NOT_SET_ANYWHERE`);
+    expect(out).toContain(`${join(dir, ".mcp.json")}: MCP server "bad" has a "url" but no "type"; add "type": "http" (or "sse" / "ws") to this entry`);
+    expect(out).not.toContain("      clew: ");
+    expect(existsSync(marker)).toBe(false);
   });
 });
