@@ -1,4 +1,5 @@
 /** /doctor: checks of the installation and setup, each with what to do when it fails. */
+import { mcpLines } from "../../app/diagnostics.ts";
 import { doctorChecks, renderDoctor } from "../doctor-checks.ts";
 import type { SlashCommand } from "./types.ts";
 
@@ -15,6 +16,7 @@ export const doctorCommand: SlashCommand = {
       settingsFiles: session.settings.files.length,
       hooks: await session.hookListing(env.homeDir),
       extensions: await session.extensionListing(env.homeDir),
+      mcp: await mcpLines(env, session.settings),
     });
     ctx.print([t.bold("Doctor"), ...renderDoctor(checks, { pass: t.green, fail: t.red, none: t.dim })].join("\n"));
   },
