@@ -1,4 +1,4 @@
-/** /cost: this session's tokens and dollars at the model's list price. */
+/** /cost: this session's tokens and dollars at the model's list price, helper agents included. */
 import { exactTokens, formatCost } from "../../ui/format.ts";
 import { rows } from "./status.ts";
 import type { SlashCommand } from "./types.ts";
@@ -18,6 +18,10 @@ export const costCommand: SlashCommand = {
           ["Cache read", `${exactTokens(usage.cacheReadInputTokens)} tokens`],
           ["Cache write", `${exactTokens(usage.cacheCreationInputTokens)} tokens`],
         ]),
+        // Helpers' tokens are in the cost above; listed per model so a big helper bill is visible.
+        ...Object.entries(ctx.session.helperUsage()).map(
+          ([model, used]) => `${ctx.theme.dim("Helper agents")} ${model}: ${exactTokens(used.inputTokens + used.cacheReadInputTokens + used.cacheCreationInputTokens)} in, ${exactTokens(used.outputTokens)} out`,
+        ),
       ].join("\n"),
     );
   },
