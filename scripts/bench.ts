@@ -12,6 +12,7 @@ import { tempDirectory } from "../test/helpers/clew-process.ts";
 import { measureRun, versionTimeMs, warmUp, type RunMetrics } from "./bench/measure.ts";
 import { binaryRows, coldRows, COLD_HEADER, HEADER, summarize, taskRows } from "./bench/report.ts";
 import { startupGraph } from "./bench/startup-graph.ts";
+import { mcpBench } from "./bench/mcp.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const root = join(import.meta.dir, "..");
@@ -130,3 +131,8 @@ console.log(
   `\nDiscovery of the corpus replicated, target warm ≤ 30 ms: a session's start-up ${verdict(startupMedian)}; a full load with every source stat'ed ${verdict(warmMedian)}, with plugins as installed (versioned folders) ${verdict(installedMedian)}:\n`,
 );
 for (const line of discoveryLines) console.log(`    ${line.trim()}`);
+
+// Helper agents and MCP (issue #10): first request with MCP servers, RSS with one connected, helpers in parallel.
+const mcp = await mcpBench({ clewBin, root, runs: RUNS });
+for (const line of mcp.lines) console.log(line);
+if (mcp.leftover.length > 0) throw new Error(`MCP servers still running after their clew run ended (now killed):\n${mcp.leftover.join("\n")}`);
