@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { reply, startFakeAnthropic, toolNames, toolResults, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
 import { parseFrames, systemFrames } from "../helpers/scenario.ts";
-import { EVERYTHING_BIN, FIXTURES, requireTestServers } from "../integration/mcp-helpers.ts";
+import { EVERYTHING_BIN, FILESYSTEM_BIN, FIXTURES, baseEnv, freePort, requireTestServers } from "../integration/mcp-helpers.ts";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -104,5 +104,35 @@ describe("MCP in a session", () => {
     const mentioned = await runClew(["-p", "summarise @fx:fixture://notes please", ...config], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
     expect(mentioned.code).toBe(0);
     expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("These are the fixture notes.");
+  }, 60_000);
+
+  test("server-everything over streamable HTTP and server-filesystem over stdio, called from one run", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    writeFileSync(join(dir, "notes.txt"), "FILESYSTEM-MARKER\n");
+    const port = freePort();
+    const http = Bun.spawn(["bun", EVERYTHING_BIN, "streamableHttp"], { env: { ...baseEnv(), PORT: String(port) }, stdout: "ignore", stderr: "ignore" });
+    try {
+      let up = false;
+      for (let attempt = 0; attempt < 100 && !up; attempt++) {
+        up = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) }).then(() => true, () => false);
+        if (!up) await Bun.sleep(100);
+      }
+      expect(up).toBe(true);
+      const servers = { remote: { type: "http", url: `http://127.0.0.1:${port}/mcp` }, files: { command: FILESYSTEM_BIN, args: [dir] } };
+      server = await startFakeAnthropic({
+        script: [
+          reply().toolUse("mcp__remote__echo", { message: "over http" }).toolUse("mcp__files__read_text_file", { path: join(dir, "notes.txt") }),
+          reply().text("both answered"),
+        ],
+      });
+      const run = await runClew(["-p", "go", "--mcp-config", JSON.stringify({ mcpServers: servers }), "--allowedTools", "mcp__remote", "mcp__files"], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+      expect(run.code).toBe(0);
+      const results = toolResults(server.requests[1] as RecordedRequest);
+      expect(results.map((result) => result.isError)).toEqual([false, false]);
+      expect(results[0]?.text).toContain("over http");
+      expect(results[1]?.text).toContain("FILESYSTEM-MARKER");
+    } finally {
+      http.kill();
+    }
   }, 60_000);
 });
