@@ -259,6 +259,13 @@ export class Session {
     return (await this.services.helpers?.listTypes()) ?? [];
   }
 
+  /** `/agents`: worktrees helpers left with work on their branches. */
+  async helperWorktrees(): Promise<Array<{ path: string; branch: string }>> {
+    const { listHelperWorktrees } = await import("./subagents/worktree-list.ts");
+    const { findRepoRoot } = await import("../context/instructions.ts");
+    return listHelperWorktrees(findRepoRoot(this.info.cwd) ?? this.info.cwd);
+  }
+
   /** `/mcp` and stream-json: every configured server with its state. */
   mcpStates(): McpServerState[] {
     return this.services.mcp?.session.states() ?? [];
