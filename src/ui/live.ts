@@ -10,6 +10,8 @@ import type { Theme } from "./theme.ts";
 
 export interface LiveStatus {
   label: string;
+  /** Read on every redraw, so a label with its own clock (running helpers) keeps counting; undefined: `label`. */
+  labelNow?: () => string | undefined;
   /** Input tokens of the latest request (input + cache), when known. */
   tokensIn?: number;
   /** Output tokens so far this turn (estimated while streaming). */
@@ -141,7 +143,8 @@ export class LiveLine {
 
   private draw(): void {
     if (!this.status || !this.term.isTTY) return;
-    const { label, tokensIn, tokensOut, hint } = this.status;
+    const { tokensIn, tokensOut, hint } = this.status;
+    const label = this.status.labelNow?.() ?? this.status.label;
     const seconds = Math.max(0, Math.floor((this.clock() - this.startedAt) / 1000));
     const parts = [`${seconds}s`];
     if (tokensIn) parts.push(`↑ ${compact(tokensIn)}`);

@@ -156,7 +156,7 @@ export class Renderer {
         this.turnEnd(event.outcome);
         return;
       case "subagent":
-        if (this.helpers.observe(event)) this.out.update({ label: this.helpers.label() ?? "Thinking" });
+        if (this.helpers.observe(event)) this.out.update({ labelNow: () => this.helpers.label() });
         return;
       default:
         return;

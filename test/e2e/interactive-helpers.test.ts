@@ -142,11 +142,9 @@ describe.skipIf(!hasTmux)("helper agents in a terminal", () => {
     expect(server.violations).toEqual([]);
   });
 
-  // BUG: a running helper's elapsed time never advances on the live line. The renderer builds the
-  // label from HelperStatus only when a helper event arrives (src/ui/renderer.ts, case "subagent"),
-  // so while a helper waits on the model its entry reads "· 0s" although the turn's own timer on
-  // the same line counts on ("… (3s · ↑ 3.7k …"). Expected: the entry's seconds follow the clock.
-  test.todo("a running helper's elapsed seconds advance while it waits on the model", async () => {
+  // The live line reads the helpers' label on every redraw, so their seconds follow the clock
+  // while they wait on the model (not only when a helper event arrives).
+  test("a running helper's elapsed seconds advance while it waits on the model", async () => {
     const { dir, configDir } = workspace();
     const held = gate();
     const server = await fake(

@@ -2,9 +2,7 @@
 // 10% of the window, so they go out with defer_loading; the model loads one with ToolSearch (a
 // tool_reference the API expands after the cache breakpoints), calls it, and every request keeps
 // the bytes before its predecessor's last breakpoint — tools[] included — exactly as they were.
-//
-// test.todo until the MCP layer is wired into the session (the lead's bootstrap change); run it
-// then with `bun test --todo test/scenarios/tool-search.test.ts` and turn it into a test.
+// Runs the compiled binary, with the server configured through --mcp-config.
 import { afterEach, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import {

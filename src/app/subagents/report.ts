@@ -72,7 +72,7 @@ export function helperResult(run: HelperRun): ToolOutput {
   return {
     content: parts.join("\n\n"),
     isError: note !== undefined && final === "",
-    display: { summary: `${run.agentType}: ${run.description} — done (${run.toolUses} tool uses, ${(run.durationMs / 1000).toFixed(1)}s)` },
+    display: { summary: `${run.agentType}: ${run.description} — done (${run.toolUses} tool ${run.toolUses === 1 ? "use" : "uses"}, ${(run.durationMs / 1000).toFixed(1)}s)` },
     data: {
       status: "completed",
       agentId: run.agentId,
@@ -111,7 +111,7 @@ export function completionNotice(run: HelperRun): string {
   const final = neutralise(run.outcome.finalText.trim()) || "(no final message)";
   const status = run.outcome.reason === "completed" ? "completed" : `ended (${run.outcome.reason})`;
   const lines = [
-    `Background helper "${run.description}" (${run.agentType}, agentId ${run.agentId}) ${status} after ${run.toolUses} tool uses. Its report:`,
+    `Background helper "${run.description}" (${run.agentType}, agentId ${run.agentId}) ${status} after ${run.toolUses} tool ${run.toolUses === 1 ? "use" : "uses"}. Its report:`,
     final,
   ];
   if (run.worktree) lines.push(run.worktree.summary);

@@ -13,7 +13,8 @@ export const mcpCommand: SlashCommand = {
     const lines = [ctx.theme.bold("MCP servers")];
     for (const state of states) {
       const mark = state.status === "connected" ? ctx.theme.green("✔") : state.status === "pending" ? ctx.theme.dim("…") : ctx.theme.red("✘");
-      const counts = state.status === "connected" ? ` · ${state.toolCount} tools${state.promptCount ? ` · ${state.promptCount} prompts` : ""}${state.resourceCount ? ` · ${state.resourceCount} resources` : ""}` : "";
+      const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+      const counts = state.status === "connected" ? ` · ${plural(state.toolCount, "tool")}${state.promptCount ? ` · ${plural(state.promptCount, "prompt")}` : ""}${state.resourceCount ? ` · ${plural(state.resourceCount, "resource")}` : ""}` : "";
       lines.push(`  ${mark} ${state.name} (${state.scope}) — ${state.status}${counts}${state.error ? `: ${state.error}` : ""}`);
       for (const line of state.status === "connected" ? [] : state.stderrTail.slice(-3)) lines.push(ctx.theme.dim(`      ${line}`));
     }
