@@ -38,12 +38,12 @@ export function agentToolDescription(base: string, agents: readonly AgentListing
   const builtins = source.withBuiltins ? builtinHelperTypes({ withExplorePlan: source.withExplorePlan }) : [];
   for (const type of builtins) {
     if (defined.has(type.name)) continue;
-    lines.push(`- ${type.name}: ${type.description} (Tools: ${type.tools ? type.tools.join(", ") : "*"})`);
+    lines.push(`- ${type.name}: ${type.description}${type.readOnly ? " (read-only tools)" : ""}`);
   }
   for (const agent of [...defined.values()].sort((a, b) => a.name.localeCompare(b.name))) {
     lines.push(`- ${agent.name}: ${agent.description.replace(/\s+/g, " ").trim()} (Tools: ${agent.tools && agent.tools.length > 0 ? agent.tools.join(", ") : "*"})`);
   }
-  return `${base.trim()}\n\nAvailable agent types and the tools they have:\n${lines.join("\n")}`;
+  return `${base.trim()}\n\nHelper types:\n${lines.join("\n")}`;
 }
 
 /** `/agents`: every helper type with where it is defined; a definition replaces a built-in of its name. */

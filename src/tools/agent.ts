@@ -6,13 +6,13 @@ import description from "./agent.md" with { type: "text" };
 
 const input = lazySchema((z) =>
   z.object({
-    description: z.string().describe("A short (3-5 word) description of the task"),
-    prompt: z.string().describe("The task for the agent to perform"),
-    subagent_type: z.string().optional().describe("The type of specialized agent to use for this task"),
-    model: z.enum(["sonnet", "opus", "haiku", "fable"]).optional().describe("Optional model override for this agent; without it the agent type's model (or this conversation's) is used"),
-    run_in_background: z.boolean().optional().describe("Set to true to run this agent in the background; you are notified when it completes"),
-    isolation: z.enum(["worktree"]).optional().describe('"worktree" runs the agent in a temporary git worktree on its own branch'),
-    name: z.string().optional().describe("A name for the spawned agent, so SendMessage can address it"),
+    description: z.string().describe("The task in 3-5 words"),
+    prompt: z.string().describe("The task, self-contained"),
+    subagent_type: z.string().optional().describe("Helper type (default general-purpose)"),
+    model: z.enum(["sonnet", "opus", "haiku", "fable"]).optional().describe("Model override"),
+    run_in_background: z.boolean().optional(),
+    isolation: z.enum(["worktree"]).optional(),
+    name: z.string().optional().describe("Name for SendMessage"),
   }),
 );
 

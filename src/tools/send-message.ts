@@ -6,9 +6,9 @@ import description from "./send-message.md" with { type: "text" };
 
 const input = lazySchema((z) =>
   z.object({
-    to: z.string().min(1).describe("The agent id (or name) of the helper to continue"),
-    message: z.string().min(1).describe("The message to send"),
-    summary: z.string().optional().describe("A 5-10 word preview of the message"),
+    to: z.string().min(1).describe("Agent id or name"),
+    message: z.string().min(1),
+    summary: z.string().optional().describe("A 5-10 word preview"),
   }),
 );
 

@@ -47,8 +47,7 @@ const fixed = (text: string) => async () => ({ ok: true as const, text: text.tri
 export function builtinHelperTypes(options: { withExplorePlan: boolean }): HelperType[] {
   const general: HelperType = {
     name: "general-purpose",
-    description:
-      "General-purpose agent for researching complex questions, searching for code and carrying out multi-step tasks. Use it when a search may take several rounds, or to hand off a self-contained piece of work.",
+    description: "Research and multi-step tasks, with every tool.",
     origin: "built-in",
     systemPrompt: fixed(generalPrompt),
     disallowedTools: [],
@@ -62,8 +61,7 @@ export function builtinHelperTypes(options: { withExplorePlan: boolean }): Helpe
   if (!options.withExplorePlan) return [general];
   const explore: HelperType = {
     name: "Explore",
-    description:
-      'Fast read-only agent for exploring codebases: finding files by pattern, searching code for keywords, answering questions about how the code works. Say how thorough to be: "quick", "medium" or "very thorough".',
+    description: "Fast read-only code search: finds files and code, explains how things work. Say how thorough: quick, medium or very thorough.",
     origin: "built-in",
     systemPrompt: fixed(explorePrompt),
     tools: READ_ONLY_TOOLS,
@@ -79,8 +77,7 @@ export function builtinHelperTypes(options: { withExplorePlan: boolean }): Helpe
   };
   const plan: HelperType = {
     name: "Plan",
-    description:
-      "Read-only software architect agent for designing an implementation: it studies the code and returns a step-by-step plan, the critical files and the trade-offs.",
+    description: "Read-only: studies the code and returns an implementation plan with the critical files.",
     origin: "built-in",
     systemPrompt: fixed(planPrompt),
     tools: READ_ONLY_TOOLS,
