@@ -36,7 +36,7 @@ import { builtinTools, selectTools } from "./tool-set.ts";
 import { agentTool } from "../tools/agent.ts";
 import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNames, mainThreadAgent, SubagentRunner } from "./subagents-setup.ts";
 import { helperTools } from "./subagents/helper-tools.ts";
-import { initServers, startSessionMcp } from "./mcp-setup.ts";
+import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
 import { UsageLedger } from "./usage-ledger.ts";
@@ -161,7 +161,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
 
-  const mcpStart = await startSessionMcp({ env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
+  const firstRequest = firstRequestSignal(options.ask !== undefined);
+  const mcpStart = await startSessionMcp({
+    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
   const mcp = mcpStart.mcp;
   const toolSet = await sessionTools({
     builtins: permissions.visibleTools,
@@ -170,7 +172,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     toolSearch: { setting: env.enableToolSearch, windowTokens, denied: toolVisibility(permissions.rules, ["ToolSearch"]).length > 0, betasDisabled: env.disableExperimentalBetas },
     instructions: () => Object.fromEntries((mcp?.states() ?? []).flatMap((state) => (state.instructions ? [[state.name, state.instructions]] : []))),
   });
-  const stream = createStreamFn({
+  const baseStream = createStreamFn({
     apiKey: env.apiKey,
     authToken: env.authToken,
     baseURL: env.baseURL,
@@ -179,6 +181,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
     headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },
   });
+  const stream = mcp ? firstRequest.watch(baseStream) : baseStream;
 
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;

@@ -4,7 +4,7 @@
  * of the window — and refreshed between turns when servers connect, die or change their lists.
  * A session without MCP configuration never loads the runtime or the SDK.
  */
-import type { ApiTool } from "../model/types.ts";
+import type { ApiTool, StreamFn } from "../model/types.ts";
 import type { McpServerState } from "../mcp/types.ts";
 import { toolVisibility, type RuleSet } from "../permissions/rules.ts";
 import type { Environment } from "../settings/paths.ts";
@@ -42,6 +42,8 @@ export interface McpStartInput {
   version: string;
   report: (line: string) => void;
   approve?: McpApprovalPort;
+  /** When the servers may start connecting, if not at once (after the first request went out). */
+  startAfter?: Promise<void>;
 }
 
 export interface McpOutcome {
@@ -70,7 +72,11 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   if (notice) input.report(`clew: ${notice}`);
   if (startable.length === 0) return { initErrors, idle };
   const { McpManager } = await import("../mcp/runtime/manager.ts");
+  // Headless has nobody typing meanwhile: give the servers a short, bounded head start so the
+  // first request can offer their tools. Interactive sessions never wait; tools appear per turn.
+  const blocking = env.mcpConnectionBlocking || (!input.interactive && env.mcpConnectionNonblocking !== true);
   const manager = McpManager.start({
+    ...(!blocking && input.startAfter ? { startAfter: input.startAfter } : {}),
     servers: startable,
     projectDir: env.cwd,
     roots: [env.cwd, ...input.loaded.settings.permissions.additionalDirectories],
@@ -80,9 +86,6 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
     maxOutputTokens: env.maxMcpOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     clientVersion: input.version,
   });
-  // Headless has nobody typing meanwhile: give the servers a short, bounded head start so the
-  // first request can offer their tools. Interactive sessions never wait; tools appear per turn.
-  const blocking = env.mcpConnectionBlocking || (!input.interactive && env.mcpConnectionNonblocking !== true);
   if (blocking) await manager.settled(Math.min(env.mcpTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, env.mcpConnectWaitMs ?? HEADLESS_CONNECT_WAIT_MS));
   const tools = (): AnyTool[] => {
     const all = manager.tools();
@@ -120,3 +123,31 @@ export function initServers(states: readonly McpServerState[]): Array<{ name: st
 }
 
 export type ApiToolMapper = (tool: AnyTool) => ApiTool;
+
+/** How long an interactive session lets its prompt come up before servers start connecting. */
+const INTERACTIVE_CONNECT_DELAY_MS = 200;
+
+/**
+ * Settles once the first request has gone out (its response began, or it failed) — or, in an
+ * interactive session, shortly after start-up, while the user types. Servers that are not waited
+ * for connect then, so loading the MCP SDK never holds up that first request.
+ */
+export function firstRequestSignal(interactive: boolean): { out: Promise<void>; watch: (stream: StreamFn) => StreamFn } {
+  let settle: () => void = () => undefined;
+  const out = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  if (interactive) setTimeout(settle, INTERACTIVE_CONNECT_DELAY_MS).unref?.();
+  const watch = (stream: StreamFn): StreamFn =>
+    async function* (request, signal) {
+      try {
+        for await (const event of stream(request, signal)) {
+          settle();
+          yield event;
+        }
+      } finally {
+        settle();
+      }
+    };
+  return { out, watch };
+}

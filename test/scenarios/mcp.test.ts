@@ -135,4 +135,17 @@ describe("MCP in a session", () => {
       http.kill();
     }
   }, 60_000);
+
+  test("MCP_CONNECTION_NONBLOCKING=1: the first request goes out without waiting; the servers start after it", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    const marker = join(dir, "server-started");
+    const late = { command: "sh", args: ["-c", `touch ${marker}; exec bun ${join(FIXTURES, "sdk-server.ts")}`] };
+    server = await startFakeAnthropic({ script: [reply().toolUse("Bash", { command: "sleep 1" }), reply().text("done")] });
+    const run = await runClew(["-p", "go", "--permission-mode", "bypassPermissions", "--mcp-config", JSON.stringify({ mcpServers: { late } })], {
+      cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-"), env: { MCP_CONNECTION_NONBLOCKING: "1" },
+    });
+    expect(run.code).toBe(0);
+    expect(toolNames(server.requests[0] as RecordedRequest).some((name) => name.startsWith("mcp__"))).toBe(false);
+    expect(existsSync(marker)).toBe(true);
+  }, 60_000);
 });

@@ -31,6 +31,11 @@ export interface McpRuntimeOptions {
   /** MAX_MCP_OUTPUT_TOKENS. */
   maxOutputTokens: number;
   clientVersion: string;
+  /**
+   * Connecting (which loads the SDK, ~150 ms of module evaluation) begins once this settles: a run
+   * that does not wait for its servers lets its first request go out first.
+   */
+  startAfter?: Promise<void>;
 }
 
 export type McpTextResult = { ok: true; text: string } | { ok: false; message: string };
@@ -56,6 +61,7 @@ export class McpManager implements ResourceDirectory {
   private all: Promise<void> = Promise.resolve();
   private toolCache?: AnyTool[];
   private readonly skipped = new Map<string, string[]>();
+  private closed = false;
 
   private constructor(private readonly options: McpRuntimeOptions) {
     const sorted = [...options.servers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -66,8 +72,9 @@ export class McpManager implements ResourceDirectory {
     const manager = new McpManager(options);
     const stdio = manager.connections.filter((connection) => connection.entry.config.type === "stdio");
     const remote = manager.connections.filter((connection) => connection.entry.config.type !== "stdio");
-    const connect = (connection: ServerConnection) => () => connection.connect();
-    manager.all = Promise.all([inBatches(stdio.map(connect), STDIO_BATCH), inBatches(remote.map(connect), REMOTE_BATCH)]).then(() => undefined);
+    const connect = (connection: ServerConnection) => () => (manager.closed ? Promise.resolve() : connection.connect());
+    const begin = options.startAfter ?? Promise.resolve();
+    manager.all = begin.then(() => Promise.all([inBatches(stdio.map(connect), STDIO_BATCH), inBatches(remote.map(connect), REMOTE_BATCH)])).then(() => undefined);
     return manager;
   }
 
@@ -204,6 +211,7 @@ export class McpManager implements ResourceDirectory {
 
   /** Ends every server: stdio process groups are signalled, transports closed. */
   async close(): Promise<void> {
+    this.closed = true;
     this.listeners.clear();
     await Promise.all(this.connections.map((connection) => connection.close()));
   }
