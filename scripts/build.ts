@@ -1,6 +1,17 @@
 // Compiles the single self-contained executable dist/clew. Prompt text and tool descriptions
 // are text imports, so they are embedded; nothing is read from beside the binary at run time.
-import { $ } from "bun";
+import { $, type BunPlugin } from "bun";
+import { resolve } from "node:path";
+
+/** The MCP SDK's client validates with ajv by default; the binary uses the SDK's lighter provider (see the shim). */
+const lighterSchemaValidator: BunPlugin = {
+  name: "mcp-sdk-validator",
+  setup(build) {
+    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes("@modelcontextprotocol/sdk") ? { path: resolve(import.meta.dir, "../src/mcp/runtime/validator-shim.ts") } : undefined,
+    );
+  },
+};
 
 const outfile = process.argv[2] ?? "dist/clew";
 const result = await Bun.build({
@@ -15,6 +26,7 @@ const result = await Bun.build({
   splitting: true,
   sourcemap: "none",
   target: "bun",
+  plugins: [lighterSchemaValidator],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

@@ -43,6 +43,17 @@ describe("MCP in a session", () => {
     expect(init.mcp_servers).toEqual([{ name: "everything", status: "connected" }]);
   }, 60_000);
 
+  test("structuredContent checked against the tool's outputSchema (by the binary's validator) reaches the json result's data", async () => {
+    const dir = tempDirectory("clew-mcp-");
+    server = await startFakeAnthropic({ script: [reply().toolUse("mcp__everything__get-structured-content", { location: "New York" }), reply().text("weather known")] });
+    const run = await runClew(["-p", "weather", "--allowedTools", "mcp__everything", "--output-format", "stream-json", "--verbose", "--mcp-config", JSON.stringify({ mcpServers: { everything } })], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(run.code).toBe(0);
+    const result = toolResults(server.requests[1] as RecordedRequest)[0];
+    expect(result?.isError).toBe(false);
+    const frame = parseFrames(run.stdout).find((candidate) => candidate.type === "user" && candidate.tool_use_result !== undefined) as Record<string, unknown>;
+    expect(frame.tool_use_result).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+  }, 60_000);
+
   test("without an allow rule the call is refused headless, naming the rule that would allow it", async () => {
     const dir = tempDirectory("clew-mcp-");
     server = await startFakeAnthropic({ script: [reply().toolUse("mcp__everything__echo", { message: "x" }), reply().text("ok")] });
