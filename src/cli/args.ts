@@ -33,6 +33,8 @@ export interface CliOptions {
   settings: string | undefined;
   settingSources: string[] | undefined;
   addDirs: string[];
+  /** `--plugin-dir` values: plugin folders used in place for this session (`name@inline`). */
+  pluginDirs: string[];
   /** `--mcp-config` values: files or JSON strings, in order. */
   mcpConfigs: string[];
   strictMcpConfig: boolean;
@@ -107,6 +109,8 @@ const VALUE_FLAGS: Record<string, Setter> = {
   "--setting-sources": (o, v) => (o.settingSources = splitList([v])),
   "--agents": (o, v) => (o.agentsJson = v),
   "--agent": (o, v) => (o.agent = v),
+  // One path per flag (Claude Code since v2.1.76); repeat the flag for more.
+  "--plugin-dir": (o, v) => o.pluginDirs.push(v),
   "--max-budget-usd": (o, v) => (o.maxBudgetUsd = positiveAmount("--max-budget-usd", v)),
 };
 
@@ -157,7 +161,7 @@ export function defaultOptions(): CliOptions {
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],
-    mcpConfigs: [], strictMcpConfig: false, agentsJson: undefined, agent: undefined, maxBudgetUsd: undefined,
+    pluginDirs: [], mcpConfigs: [], strictMcpConfig: false, agentsJson: undefined, agent: undefined, maxBudgetUsd: undefined,
     persistSession: true, forkSession: false, version: false, help: false,
   };
 }

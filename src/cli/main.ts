@@ -56,6 +56,10 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       const { runMcpCommand } = await import("./mcp-command.ts");
       return await runMcpCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr, readStdin: () => Bun.stdin.text() });
     }
+    if (argv[0] === "plugin" || argv[0] === "plugins") {
+      const { runPluginCommand } = await import("./plugin-command.ts");
+      return await runPluginCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr });
+    }
     const options = parseArgs(argv);
     if (options.version) {
       writeOut(`${version} (clew)\n`);

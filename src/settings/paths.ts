@@ -71,6 +71,12 @@ export interface Environment {
   /** CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS / CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS. */
   disableExplorePlanAgents: boolean;
   disableBuiltinAgents: boolean;
+  /** Where plugins, marketplaces and their caches live (`CLEW_PLUGIN_DIR`, default `<configDir>/plugins`). */
+  pluginsDir: string;
+  /** GITHUB_TOKEN / GH_TOKEN: for github sources over https (never written anywhere). */
+  githubToken: string | undefined;
+  /** `--plugin-dir` is a flag; this is CLEW_PLUGIN_AUTO_UPDATE / FORCE_AUTOUPDATE_PLUGINS / DISABLE_AUTOUPDATER. */
+  pluginAutoUpdate: { forced: boolean; disabled: boolean };
   /** Running as root outside a recognised container or sandbox (bypass mode is refused then). */
   unsandboxedRoot: boolean;
   /** The environment handed to child processes (tools, hooks). */
@@ -145,6 +151,9 @@ export function readEnvironment(
     disableAutoCompact: truthy(env.DISABLE_AUTO_COMPACT),
     disableCompact: truthy(env.DISABLE_COMPACT),
     noColor: nonEmpty(env.NO_COLOR) !== undefined,
+    pluginsDir: nonEmpty(env.CLEW_PLUGIN_DIR) ?? join(nonEmpty(env.CLEW_CONFIG_DIR) ?? join(homeDir, ".clew"), "plugins"),
+    githubToken: nonEmpty(env.GITHUB_TOKEN) ?? nonEmpty(env.GH_TOKEN),
+    pluginAutoUpdate: { forced: truthy(env.FORCE_AUTOUPDATE_PLUGINS), disabled: truthy(env.DISABLE_AUTOUPDATER) || truthy(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC) },
     mcpTimeoutMs: intFrom(env.MCP_TIMEOUT),
     mcpToolTimeoutMs: intFrom(env.MCP_TOOL_TIMEOUT),
     maxMcpOutputTokens: intFrom(env.MAX_MCP_OUTPUT_TOKENS),
