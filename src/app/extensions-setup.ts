@@ -62,6 +62,8 @@ export interface ExtensionsInput {
   budgetChars: number;
   /** `--agents` JSON, parsed. */
   agentsJson?: unknown;
+  /** Enabled plugins, one source each (lowest rank: a user or project item of the same name wins). */
+  pluginSources?: readonly ComponentSource[];
 }
 
 const CATALOGUE_HEADER =
@@ -87,13 +89,16 @@ async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsIn
 }
 
 export async function loadSessionExtensions(input: ExtensionsInput): Promise<SessionExtensions> {
-  const sources = discoverSources({
-    cwd: input.cwd,
-    userDir: input.userDir,
-    managedDirs: input.managedDirs,
-    addDirs: input.addDirs,
-    ...(input.projectRoot ? { projectRoot: input.projectRoot } : {}),
-  });
+  const sources = [
+    ...discoverSources({
+      cwd: input.cwd,
+      userDir: input.userDir,
+      managedDirs: input.managedDirs,
+      addDirs: input.addDirs,
+      ...(input.projectRoot ? { projectRoot: input.projectRoot } : {}),
+    }),
+    ...(input.pluginSources ?? []),
+  ];
   // Most sessions have no extension folder at all: then the layer is not even loaded.
   if (!anyFolderExists(sources) && input.agentsJson === undefined) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [], agents: [] };
   const build = async () => (await fullLoad(sources, input)).registry;

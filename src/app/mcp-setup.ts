@@ -5,7 +5,7 @@
  * A session without MCP configuration never loads the runtime or the SDK.
  */
 import type { ApiTool, StreamFn } from "../model/types.ts";
-import type { McpServerState } from "../mcp/types.ts";
+import type { McpServerEntry, McpServerState } from "../mcp/types.ts";
 import { toolVisibility, type RuleSet } from "../permissions/rules.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
@@ -44,6 +44,8 @@ export interface McpStartInput {
   approve?: McpApprovalPort;
   /** When the servers may start connecting, if not at once (after the first request went out). */
   startAfter?: Promise<void>;
+  /** Enabled plugins' servers (`plugin_<plugin>_<server>`): enabling the plugin was the consent. */
+  pluginServers?: readonly McpServerEntry[];
 }
 
 export interface McpOutcome {
@@ -65,7 +67,9 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   const approvedNow = input.approve ? await askForProjectServers(config.servers, input.approve, env.configDir, env.cwd) : new Set<string>();
   // Headless, a trusted folder's pending servers start (nobody can be asked); interactive sessions asked above.
   const runs = (server: ConfiguredServer) => approvedNow.has(server.name) || (isStartable(server) && (server.approval !== "pending" || !input.approve));
-  const startable = config.servers.filter(runs);
+  // A configured server of the same name wins over a plugin's (plugins rank lowest, spec §2.1).
+  const taken = new Set(config.servers.map((server) => server.name));
+  const startable: McpServerEntry[] = [...config.servers.filter(runs), ...(input.pluginServers ?? []).filter((server) => !taken.has(server.name))];
   const idle = config.servers.filter((server) => !runs(server)).map(idleState);
   const initErrors = mcpServerInitErrors(config.problems, new Set(config.servers.map((server) => server.name)));
   const notice = input.approve ? undefined : untrustedProjectNotice(config.servers, env.cwd);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { HookEngine } from "../hooks/engine.ts";
 import { hookResponseFrame, hookStartedFrame } from "../hooks/frames.ts";
 import type { SessionStartOutcome } from "../hooks/outcomes.ts";
+import type { HookSource } from "../hooks/types.ts";
 import type { Emit } from "../loop/events.ts";
 import type { StreamFn } from "../model/types.ts";
 import { ruleCovers } from "../permissions/evaluate.ts";
@@ -39,6 +40,8 @@ export interface SessionHooksInput {
   sessionEndBudgetMs?: number;
   configDir: string;
   approve?: HookApprovalPort;
+  /** Enabled plugins' hooks (hooks/hooks.json, manifest hooks). */
+  pluginHooks?: readonly HookSource[];
 }
 
 const JUDGE_SYSTEM =
@@ -87,6 +90,7 @@ export async function startSessionHooks(input: SessionHooksInput, force = false)
     ...(input.sessionDir ? { envFile: join(input.sessionDir, "session-env.sh") } : {}),
     report: input.report,
     configDir: input.configDir,
+    ...(input.pluginHooks && input.pluginHooks.length > 0 ? { extraSources: input.pluginHooks } : {}),
     ...(input.approve ? { approve: input.approve } : {}),
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),
     onHookStarted: (info) => input.sink.emit?.({ type: "hook_started", frame: { ...hookStartedFrame(info) } }),
