@@ -1,0 +1,43 @@
+/**
+ * Is an installed cache folder still the tree that was hashed at install? A full check re-hashes
+ * every file; the quick check compares the listing stamp first and re-hashes only when it moved.
+ */
+import { existsSync } from "node:fs";
+import type { InstallRecord } from "../types.ts";
+import { contentHash, listingStamp, shortHash } from "./content-hash.ts";
+import type { StoredInstallRecord } from "./records.ts";
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+
+function hashOf(dir: string): string | undefined {
+  try {
+    return contentHash(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+export function verifyInstall(record: InstallRecord): Verdict {
+  if (!existsSync(record.installPath)) return { ok: false, reason: `its cache folder ${record.installPath} is missing` };
+  const found = hashOf(record.installPath);
+  if (found === undefined) return { ok: false, reason: `its cache folder ${record.installPath} cannot be read` };
+  if (found !== record.contentHash) {
+    return {
+      ok: false,
+      reason: `the files in ${record.installPath} do not match the content hash recorded at install (expected ${shortHash(record.contentHash)}, found ${shortHash(found)}): they were changed after install`,
+    };
+  }
+  return { ok: true };
+}
+
+/** Start-up form: no file is read while the stamp (paths, sizes, mtimes) is the one stored. */
+export function verifyInstallQuick(record: StoredInstallRecord): Verdict {
+  if (record.listingStamp !== undefined) {
+    try {
+      if (listingStamp(record.installPath) === record.listingStamp) return { ok: true };
+    } catch {
+      // Missing or unreadable: the full check below says which.
+    }
+  }
+  return verifyInstall(record);
+}
