@@ -6,12 +6,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomicSync } from "../../util/atomic-write.ts";
-import type { InstallRecord, InstallScope } from "../types.ts";
+import type { InstallRecord, InstallScope, PluginSource } from "../types.ts";
 
 /** What clew stores beyond the shared record: the cheap start-up check and auto-install origin. */
 export interface StoredInstallRecord extends InstallRecord {
   /** See content-hash.ts: paths, sizes, mtimes of the tree when it was hashed. */
   listingStamp?: string;
+  /** The source pinned to what was fetched (clew.lock's `resolved`). */
+  resolvedSource?: PluginSource;
+  /** `dependencies` as written in the installed manifest, so disable can check dependents offline. */
+  dependencies?: unknown[];
   /** Set when the plugin was installed only because these plugins depend on it. */
   dependencyOf?: string[];
 }
