@@ -64,11 +64,26 @@ export interface LoadedPlugin {
   /** `name@marketplace`, `name@inline` for --plugin-dir. */
   id: string;
   root: string;
+  /**
+   * Set when the plugin cannot load at all (source folder missing, plugin.json unreadable,
+   * conflicting manifests): the reason, one sentence. Components are then empty.
+   */
+  invalid?: string;
+  /** `.claude-plugin/plugin.json` when the folder has one (with strict: false the entry is `manifest`). */
+  manifestFile?: string;
+  /** `displayName` from plugin.json or the entry: a UI label only. */
+  displayName?: string;
   /** The manifest as written (plugin.json, or the entry for strict: false); undefined: none. */
   manifest?: Record<string, unknown>;
   version?: string;
   description?: string;
-  /** Folders (and files) the extensions layer scans, after the replace/add path rules of plugins.md §4. */
+  /**
+   * What to hand `pluginSource()` (src/extensions/sources.ts), after the path rules of plugins.md §4:
+   * `skills` are the listed skill folders (added to the default `skills/`, which pluginSource scans
+   * itself unless `skillsReplaceDefault`; the root when it is a single-skill plugin); `commands`,
+   * `agents` and `outputStyles` are the complete lists (the default folder when no field is set).
+   * All absolute; paths that do not exist are reported and left out.
+   */
   components: {
     skills: string[];
     /** Whether listed skills paths replace the default `skills/` (marketplace-root plugins, §5.3). */
