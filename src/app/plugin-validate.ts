@@ -33,7 +33,8 @@ export interface PluginReport {
   index?: number;
   name: string;
   displayName?: string;
-  sourceKind: PluginSource["kind"];
+  /** `relative`, `github`, `url`, `git-subdir`, `npm`, `archive`, `command`, or the unsupported type as written. */
+  sourceKind: PluginSource["kind"] | (string & {});
   /** The entry's `source` exactly as written (a `./path`, or the object with repo/url, path, ref, sha). */
   source: unknown;
   status: PluginStatus;
@@ -163,8 +164,17 @@ async function pluginReport(plugin: LoadedPlugin, head: Pick<PluginReport, "name
   };
 }
 
+/** The source form as written, also for a source that cannot be used (a `./` path that escapes is still "relative"). */
+function writtenKind(entry: MarketplaceEntry): PluginReport["sourceKind"] {
+  if (entry.source.kind !== "unknown") return entry.source.kind;
+  const raw = entry.raw.source;
+  if (typeof raw === "string") return "relative";
+  const kind = typeof raw === "object" && raw !== null ? (raw as { source?: unknown }).source : undefined;
+  return typeof kind === "string" ? kind : "unknown";
+}
+
 async function entryReport(entry: MarketplaceEntry, marketplace: { name: string; root: string }, entryIssues: ValidationIssue[]): Promise<PluginReport> {
-  const head = { index: entry.index, name: entry.name, sourceKind: entry.source.kind, source: entry.raw.source, strict: entry.strict };
+  const head = { index: entry.index, name: entry.name, sourceKind: writtenKind(entry), source: entry.raw.source, strict: entry.strict };
   const displayName = typeof entry.raw.displayName === "string" ? { displayName: entry.raw.displayName } : {};
   if (entry.source.kind === "unknown") {
     const reason = entryIssues.find((issue) => issue.code === "entry-invalid")?.message.replace(/^plugins\[\d+\]( "[^"]*")?: /, "") ?? "the entry cannot be read";

@@ -40,15 +40,16 @@ export function countHandlers(hooks: Record<string, unknown>): Record<string, nu
   return counts;
 }
 
-function checkEventMap(hooks: Record<string, unknown>, file: string, label: string, problems: ProblemList): void {
+/** `fieldBase`: where the event map sits in its file (`hooks`, or `plugins[3].hooks` inline in an entry). */
+function checkEventMap(hooks: Record<string, unknown>, file: string, label: string, problems: ProblemList, fieldBase = "hooks"): void {
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
-      problems.add("error", "hooks-malformed", file, `${label}: hooks.${event} must be a list of {"matcher", "hooks": [...]} groups; this event's hooks are not loaded.`, `hooks.${event}`);
+      problems.add("error", "hooks-malformed", file, `${label}: ${fieldBase}.${event} must be a list of {"matcher", "hooks": [...]} groups; this event's hooks are not loaded.`, `${fieldBase}.${event}`);
       continue;
     }
     groups.forEach((group, index) => {
       if (!isObject(group) || !Array.isArray(group.hooks)) {
-        problems.add("error", "hooks-malformed", file, `${label}: hooks.${event}[${index}] needs a "hooks" list of handlers such as {"type": "command", "command": "…"}; it is skipped.`, `hooks.${event}[${index}]`);
+        problems.add("error", "hooks-malformed", file, `${label}: ${fieldBase}.${event}[${index}] needs a "hooks" list of handlers such as {"type": "command", "command": "…"}; it is skipped.`, `${fieldBase}.${event}[${index}]`);
       }
     });
   }
@@ -82,7 +83,7 @@ export function readPluginHooks(input: HookInput, problems: ProblemList): Plugin
     if (isObject(value)) {
       // An inline event map; a single `hooks` key wrapping one is unwrapped (plugins.md §6.4).
       const map = Object.keys(value).length === 1 && isObject(value.hooks) ? value.hooks : value;
-      checkEventMap(map, file, input.label, problems);
+      checkEventMap(map, file, input.label, problems, field);
       configs.push({ file, hooks: map });
       continue;
     }

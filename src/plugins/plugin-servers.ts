@@ -33,8 +33,8 @@ function mcpMap(value: Record<string, unknown>, file: string, label: string, sho
   return value;
 }
 
-function checkServer(kind: ServerKind, name: string, config: unknown, file: string, label: string, problems: ProblemList): boolean {
-  const field = `${FIELD[kind]}.${name}`;
+function checkServer(kind: ServerKind, name: string, config: unknown, file: string, label: string, problems: ProblemList, fieldBase: string): boolean {
+  const field = `${fieldBase}.${name}`;
   if (!isObject(config)) {
     problems.add("error", `${kind}-server-invalid`, file, `${label}: ${kind.toUpperCase()} server "${name}" must be an object; it is skipped.`, field);
     return false;
@@ -53,9 +53,10 @@ function checkServer(kind: ServerKind, name: string, config: unknown, file: stri
   return true;
 }
 
-function addServers(kind: ServerKind, map: Record<string, unknown>, file: string, label: string, servers: ServerMap, problems: ProblemList): void {
+/** `fieldBase`: where the map sits in its file (`mcpServers` in a file, `plugins[3].lspServers` inline in an entry). */
+function addServers(kind: ServerKind, map: Record<string, unknown>, file: string, label: string, servers: ServerMap, problems: ProblemList, fieldBase: string = FIELD[kind]): void {
   for (const [name, config] of Object.entries(map)) {
-    if (checkServer(kind, name, config, file, label, problems)) servers[name] = { file, config };
+    if (checkServer(kind, name, config, file, label, problems, fieldBase)) servers[name] = { file, config };
   }
 }
 
@@ -84,7 +85,7 @@ export function readPluginServers(input: ServerInput, problems: ProblemList): Se
   for (const { value, file, field } of input.declared) {
     if (isObject(value)) {
       const inline = input.kind === "mcp" && Object.keys(value).length === 1 && isObject(value.mcpServers) ? value.mcpServers : value;
-      addServers(input.kind, inline, file, input.label, servers, problems);
+      addServers(input.kind, inline, file, input.label, servers, problems, field);
       continue;
     }
     const paths = pathValues(value);
