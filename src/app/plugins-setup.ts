@@ -1,0 +1,164 @@
+/**
+ * The session's plugins: every enabled, installed plugin (and each `--plugin-dir`) turned into
+ * what the other layers already understand — a component source for the extensions registry,
+ * hook sources for the hook engine, MCP server definitions, a `bin/` folder for the Bash tool's
+ * PATH. Plugins add sources, never code paths. A session that enables none loads none of this.
+ *
+ * Loading 600 installed plugins must stay cheap: installs live in content-addressed folders that
+ * never change, so what their manifests say is kept in one index file keyed by the set of
+ * (id, content hash) pairs; a warm start reads that one file.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { ComponentSource } from "../extensions/types.ts";
+import { pluginSource } from "../extensions/sources.ts";
+import type { HookSource } from "../hooks/types.ts";
+import type { McpServerEntry } from "../mcp/types.ts";
+import type { LoadedPlugin, PluginProblem } from "../plugins/types.ts";
+import type { Environment } from "../settings/paths.ts";
+import type { LoadedSettings } from "../settings/types.ts";
+import { writeFileAtomicSync } from "../util/atomic-write.ts";
+
+const INDEX_VERSION = 1;
+
+export interface SessionPlugins {
+  /** `name@marketplace` of every plugin that loaded, for stream-json `system/init.plugins`. */
+  ids: Array<{ name: string; path: string; id: string }>;
+  sources: ComponentSource[];
+  hookSources: HookSource[];
+  mcpServers: McpServerEntry[];
+  binDirs: string[];
+  /** One line per problem (errors and warnings), for start-up reporting. */
+  problems: string[];
+}
+
+interface PluginAtRoot {
+  plugin: LoadedPlugin;
+  dataDir: string;
+  immutable: boolean;
+}
+
+function enabledIds(loaded: LoadedSettings): string[] {
+  const enabled = loaded.settings.enabledPlugins;
+  return Object.entries(enabled).flatMap(([id, on]) => (on === true ? [id] : []));
+}
+
+function formatPluginProblem(problem: PluginProblem, homeDir: string): string {
+  const where = `${problem.file.replace(homeDir, "~")}${problem.line ? `:${problem.line}` : ""}${problem.field ? ` (${problem.field})` : ""}`;
+  return `clew: ${where}: ${problem.message}`;
+}
+
+/** One index file for a set of immutable installs; damaged or missing: load them and write it again. */
+function indexPath(pluginsDir: string, key: string): string {
+  return join(pluginsDir, "index", `session-${Bun.hash(key).toString(36)}.json`);
+}
+
+function readIndex(path: string): LoadedPlugin[] | undefined {
+  try {
+    const stored = JSON.parse(readFileSync(path, "utf8")) as { version?: number; plugins?: LoadedPlugin[] };
+    return stored.version === INDEX_VERSION && Array.isArray(stored.plugins) ? stored.plugins : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeIndex(path: string, plugins: readonly LoadedPlugin[]): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileAtomicSync(path, JSON.stringify({ version: INDEX_VERSION, plugins }));
+  } catch {
+    // A read-only plugins folder: every start loads the manifests again.
+  }
+}
+
+function hookSourcesOf(entry: PluginAtRoot): HookSource[] {
+  const { plugin } = entry;
+  return plugin.hooks.map((hooks) => ({
+    origin: { kind: "plugin" as const, plugin: plugin.id, root: plugin.root, dataDir: entry.dataDir, file: hooks.file, sharedProject: false },
+    hooks: hooks.hooks,
+    keyPath: "hooks",
+  }));
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` and the environment. */
+async function pluginServers(entry: PluginAtRoot, env: Environment, problems: string[]): Promise<McpServerEntry[]> {
+  const servers = Object.entries(entry.plugin.mcpServers);
+  if (servers.length === 0) return [];
+  const [{ parseEntry, definitionHash, formatMcpProblem }, { expandConfig }] = await Promise.all([import("./mcp-config.ts"), import("../mcp/config/expand.ts")]);
+  const vars = { ...env.childEnv, CLAUDE_PLUGIN_ROOT: entry.plugin.root, CLAUDE_PLUGIN_DATA: entry.dataDir, CLAUDE_PROJECT_DIR: env.cwd };
+  const out: McpServerEntry[] = [];
+  for (const [name, { file, config }] of servers) {
+    const parsed = parseEntry({ file, base: "mcpServers" }, name, config);
+    for (const problem of parsed.problems) problems.push(`clew: ${formatMcpProblem(problem, env.homeDir).replace(/^clew: /, "")}`);
+    if (!parsed.config) continue;
+    const expanded = expandConfig(parsed.config, vars);
+    // Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`.
+    out.push({ name: `plugin_${entry.plugin.name}_${name}`, scope: "plugin", origin: file, config: expanded.config, missingVars: expanded.missing, hash: definitionHash(config), pluginRoot: entry.plugin.root });
+  }
+  return out;
+}
+
+export interface PluginsInput {
+  env: Environment;
+  loaded: LoadedSettings;
+  /** `--plugin-dir` folders, used in place for this session. */
+  pluginDirs: readonly string[];
+}
+
+export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPlugins | undefined> {
+  const { env } = input;
+  const ids = enabledIds(input.loaded);
+  if (ids.length === 0 && input.pluginDirs.length === 0) return undefined;
+  const [{ loadPlugin }, { enabledPluginRoots }] = await Promise.all([import("../plugins/load.ts"), import("../plugins/install/enabled.ts")]);
+  const problems: string[] = [];
+  const entries: PluginAtRoot[] = [];
+
+  // `--plugin-dir` first: a session-only plugin overrides an installed one of the same name.
+  const inline = new Set<string>();
+  for (const dir of input.pluginDirs) {
+    const root = resolve(env.cwd, dir);
+    const plugin = loadPlugin({ root, marketplace: "inline" });
+    inline.add(plugin.name);
+    entries.push({ plugin, dataDir: join(env.pluginsDir, "data", `${plugin.name}-inline`), immutable: false });
+  }
+
+  const roots = ids.length === 0 ? [] : enabledPluginRoots({ enabledPlugins: input.loaded.settings.enabledPlugins, pluginsDir: env.pluginsDir, projectDir: env.cwd });
+  const usable = roots.filter((root) => {
+    if (root.problem) problems.push(formatPluginProblem(root.problem, env.homeDir));
+    return root.verified && !root.problem && !inline.has(root.name);
+  });
+  const key = JSON.stringify([INDEX_VERSION, usable.map((root) => [root.id, root.root, root.record?.contentHash ?? ""])]);
+  const path = indexPath(env.pluginsDir, key);
+  let installed: LoadedPlugin[] | undefined = usable.length === 0 ? [] : readIndex(path);
+  if (!installed) {
+    installed = usable.map((root) => loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace }));
+    writeIndex(path, installed);
+  }
+  usable.forEach((root, index) => {
+    const plugin = installed?.[index];
+    if (plugin) entries.push({ plugin, dataDir: root.dataDir, immutable: true });
+  });
+
+  const result: SessionPlugins = { ids: [], sources: [], hookSources: [], mcpServers: [], binDirs: [], problems };
+  for (const entry of entries) {
+    const { plugin } = entry;
+    for (const problem of plugin.problems) if (problem.level === "error") problems.push(formatPluginProblem(problem, env.homeDir));
+    result.ids.push({ name: plugin.name, path: plugin.root, id: plugin.id });
+    result.sources.push(
+      pluginSource({
+        root: plugin.root,
+        name: plugin.name,
+        skills: plugin.components.skills,
+        skillsReplaceDefault: plugin.components.skillsReplaceDefault,
+        commands: plugin.components.commands,
+        agents: plugin.components.agents,
+        dataDir: entry.dataDir,
+        immutable: entry.immutable,
+      }),
+    );
+    result.hookSources.push(...hookSourcesOf(entry));
+    result.mcpServers.push(...(await pluginServers(entry, env, problems)));
+    if (plugin.binDir) result.binDirs.push(plugin.binDir);
+  }
+  return result;
+}
