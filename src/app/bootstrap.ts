@@ -2,8 +2,7 @@
  * The composition root: resolves settings, model, tools, permissions, transcript and prompt
  * once, then hands the loop everything it needs. Nothing below this file reads the environment.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { withMessageBreakpoints } from "../context/cache-points.ts";
 import { findRepoRoot } from "../context/instructions.ts";
 import { buildSystem } from "../context/system-prompt.ts";
@@ -14,12 +13,12 @@ import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
 import { formatProblem } from "../settings/problems.ts";
-import { projectStateDir, type Environment } from "../settings/paths.ts";
+import { projectStateDir } from "../settings/paths.ts";
 import { isSessionId, transcriptPath } from "../store/sessions.ts";
 import { TranscriptWriter } from "../store/transcript.ts";
 import { FileTracker } from "../tools/shared/file-tracker.ts";
 import { ShellJobRegistry } from "../tools/shared/shell-jobs.ts";
-import { defaultToolLimits, type ToolLimits, type ToolSession } from "../tools/types.ts";
+import type { ToolSession } from "../tools/types.ts";
 import { FatalError } from "../util/errors.ts";
 import { ContextManager } from "./context-manager.ts";
 import { loadStartupInstructions } from "./instruction-context.ts";
@@ -37,9 +36,11 @@ import { agentTool } from "../tools/agent.ts";
 import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNames, mainThreadAgent, SubagentRunner } from "./subagents-setup.ts";
 import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
+import { loadSessionPlugins } from "./plugins-setup.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
 import { UsageLedger } from "./usage-ledger.ts";
+import { isGitRepo, spillTo, toolLimits, withBetas } from "./session-env.ts";
 
 export type { SessionOptions };
 
@@ -51,39 +52,6 @@ const GC_EVERY_REQUESTS = 6;
 /** Layers of helpers below the main conversation (a helper's helper is the last). */
 const DEFAULT_HELPER_DEPTH = 2;
 const DEFAULT_CONCURRENT_HELPERS = 10;
-
-function isGitRepo(dir: string): boolean {
-  for (let current = dir; ; current = dirname(current)) {
-    if (existsSync(join(current, ".git"))) return true;
-    if (dirname(current) === current) return false;
-  }
-}
-
-function toolLimits(env: Environment): ToolLimits {
-  return {
-    ...defaultToolLimits,
-    bashDefaultTimeoutMs: env.bashDefaultTimeoutMs ?? defaultToolLimits.bashDefaultTimeoutMs,
-    bashMaxTimeoutMs: env.bashMaxTimeoutMs ?? defaultToolLimits.bashMaxTimeoutMs,
-    bashMaxOutputChars: Math.min(env.bashMaxOutputChars ?? defaultToolLimits.bashMaxOutputChars, 150_000),
-  };
-}
-
-/** Adds betas to the `anthropic-beta` header the user may already set. */
-function withBetas(headers: Record<string, string>, betas: readonly string[]): Record<string, string> {
-  if (betas.length === 0) return headers;
-  const key = Object.keys(headers).find((name) => name.toLowerCase() === "anthropic-beta") ?? "anthropic-beta";
-  const all = [...new Set([...(headers[key] ?? "").split(",").map((beta) => beta.trim()).filter(Boolean), ...betas])];
-  return { ...headers, [key]: all.join(",") };
-}
-
-function spillTo(spillDir: string) {
-  return (toolUseId: string, text: string): string => {
-    const path = join(spillDir, `${toolUseId}.txt`);
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(path, text, { mode: 0o600 });
-    return path;
-  };
-}
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const { env } = options;
@@ -122,6 +90,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
   const windowTokens = env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
+  const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [] });
+  for (const line of plugins?.problems ?? []) options.report(line);
   const extensionsCache = join(env.configDir, "cache", "extensions");
   const extensions = await loadSessionExtensions({
     cwd: env.cwd,
@@ -132,6 +102,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     cacheDir: extensionsCache,
     budgetChars: Math.max(8_000, Math.floor(windowTokens * 0.04)),
     ...(options.agentsJson !== undefined ? { agentsJson: options.agentsJson } : {}),
+    ...(plugins ? { pluginSources: plugins.sources } : {}),
   });
   for (const problem of extensions.errors) options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
   if (extensions.modelInvocable === 0) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
@@ -163,7 +134,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const firstRequest = firstRequestSignal(options.ask !== undefined);
   const mcpStart = await startSessionMcp({
-    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
+    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(plugins && plugins.mcpServers.length > 0 ? { pluginServers: plugins.mcpServers } : {}), ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
   const mcp = mcpStart.mcp;
   const toolSet = await sessionTools({
     builtins: permissions.visibleTools,
@@ -187,6 +158,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
   // Mutable: variables SessionStart hooks export (CLAUDE_ENV_FILE) reach later Bash calls.
   const childEnv: Record<string, string> = { ...env.childEnv, ...settings.env, CLAUDECODE: "1", CLEW: "1" };
+  // Enabled plugins' bin/ folders come first on the Bash tool's PATH, while they are enabled.
+  if (plugins && plugins.binDirs.length > 0) childEnv.PATH = [...plugins.binDirs, childEnv.PATH ?? ""].filter(Boolean).join(":");
   const toolSession: ToolSession = {
     projectDir: env.cwd,
     cwd: env.cwd,
@@ -222,7 +195,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const hookSink: HookSink = { emit: undefined };
   const skillHooks = extensions.withHooks;
-  const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
+  const pluginHooks = plugins?.hookSources ?? [];
+  const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks && pluginHooks.length === 0 ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
     loaded,
     toolSession,
     sessionId,
@@ -236,6 +210,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     report: options.report,
     sink: hookSink,
     configDir: env.configDir,
+    ...(pluginHooks.length > 0 ? { pluginHooks } : {}),
     ...(options.approveHooks ? { approve: options.approveHooks } : {}),
     ...(env.sessionEndHooksTimeoutMs !== undefined ? { sessionEndBudgetMs: env.sessionEndHooksTimeoutMs } : {}),
   }, skillHooks);
@@ -367,6 +342,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     tools: executor.tools.map((tool) => tool.name),
     mcpServers: mcp ? initServers(mcp.states()) : initServers(mcpStart.idle),
     mcpServerErrors: mcpStart.initErrors,
+    plugins: plugins?.ids.map((plugin) => ({ name: plugin.name, path: plugin.path })) ?? [],
     agents: executor.tool("Agent") ? helperTypeNames(extensions.agents, helperTypes) : [],
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,

@@ -37,6 +37,8 @@ export interface SessionOptions {
   agent?: string;
   /** `--max-budget-usd`: no request starts once the session (helpers included) has spent this. */
   maxBudgetUsd?: number;
+  /** `--plugin-dir` folders: plugins used in place for this session. */
+  pluginDirs?: readonly string[];
   /** `--mcp-config` values and `--strict-mcp-config`. */
   mcpConfigs?: readonly string[];
   strictMcpConfig?: boolean;

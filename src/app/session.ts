@@ -45,6 +45,8 @@ export interface SessionInfo {
   mcpServerErrors: McpServerInitError[];
   /** Helper types the Agent tool offers (stream-json `system/init.agents`). */
   agents: string[];
+  /** Plugins that loaded (stream-json `system/init.plugins`). */
+  plugins: Array<{ name: string; path: string }>;
 }
 
 /** Everything a session holds besides the conversation; built once by bootstrap.ts. */

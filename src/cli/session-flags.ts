@@ -25,8 +25,9 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs"> {
   return {
+    pluginDirs: options.pluginDirs,
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     mcpConfigs: options.mcpConfigs,
     strictMcpConfig: options.strictMcpConfig,

@@ -26,7 +26,7 @@ export function initFrame(info: SessionInfo): Frame {
     output_style: "default",
     agents: info.agents,
     skills: [],
-    plugins: [],
+    plugins: info.plugins,
     uuid: crypto.randomUUID(),
   };
 }

@@ -76,7 +76,6 @@ function newAgentId(): string {
 }
 
 export class SubagentRunner implements AgentPort {
-  private readonly helpers = new Map<string, Helper>();
   private readonly background = new Set<Promise<HelperRun>>();
   private readonly slots: Slots;
 
