@@ -5,7 +5,7 @@
  * Only the structure is read here; the hooks layer validates and runs handlers.
  */
 import { join } from "node:path";
-import { isDotRelative, isObject, type ProblemList, pathValues, readJson, realPath, resolvePluginPath } from "./plugin-files.ts";
+import { isDotRelative, isObject, type ProblemList, readJson, realPath, resolvePluginPath } from "./plugin-files.ts";
 
 export interface HookConfig {
   file: string;
@@ -79,7 +79,8 @@ export function readPluginHooks(input: HookInput, problems: ProblemList): Plugin
   if (first) configs.push(first);
   loaded.add(realPath(defaultFile));
 
-  for (const { value, file, field } of input.declared) {
+  // Each item of a list may be a path or an inline map (a list mixing both is tolerated).
+  for (const { value, file, field } of input.declared.flatMap((declared) => (Array.isArray(declared.value) ? declared.value.map((value) => ({ ...declared, value })) : [declared]))) {
     if (isObject(value)) {
       // An inline event map; a single `hooks` key wrapping one is unwrapped (plugins.md §6.4).
       const map = Object.keys(value).length === 1 && isObject(value.hooks) ? value.hooks : value;
@@ -87,7 +88,7 @@ export function readPluginHooks(input: HookInput, problems: ProblemList): Plugin
       configs.push({ file, hooks: map });
       continue;
     }
-    const paths = pathValues(value);
+    const paths = typeof value === "string" ? [value] : undefined;
     if (paths === undefined) {
       problems.add("error", "manifest-invalid-field", file, `${input.label}: "hooks" must be a path, a list of paths or an inline event map; it is ignored.`, field);
       continue;

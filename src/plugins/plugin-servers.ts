@@ -6,7 +6,7 @@
  * default file is unconfirmed, so both load, the manifest's definition winning a name clash.
  */
 import { join, relative } from "node:path";
-import { isDotRelative, isObject, type ProblemList, pathValues, readJson, realPath, resolvePluginPath } from "./plugin-files.ts";
+import { isDotRelative, isObject, type ProblemList, readJson, realPath, resolvePluginPath } from "./plugin-files.ts";
 
 export type ServerKind = "mcp" | "lsp";
 
@@ -82,13 +82,14 @@ export function readPluginServers(input: ServerInput, problems: ProblemList): Se
   const defaultFile = join(input.root, DEFAULT_FILE[input.kind]);
   readServerFile(input.kind, defaultFile, DEFAULT_FILE[input.kind], input.label, servers, problems);
   const seen = new Set([realPath(defaultFile)]);
-  for (const { value, file, field } of input.declared) {
+  // Each item of a list may be a path or an inline map (a list mixing both is tolerated).
+  for (const { value, file, field } of input.declared.flatMap((declared) => (Array.isArray(declared.value) ? declared.value.map((value) => ({ ...declared, value })) : [declared]))) {
     if (isObject(value)) {
       const inline = input.kind === "mcp" && Object.keys(value).length === 1 && isObject(value.mcpServers) ? value.mcpServers : value;
       addServers(input.kind, inline, file, input.label, servers, problems, field);
       continue;
     }
-    const paths = pathValues(value);
+    const paths = typeof value === "string" ? [value] : undefined;
     if (paths === undefined) {
       problems.add("error", "manifest-invalid-field", file, `${input.label}: "${FIELD[input.kind]}" must be a path, a list of paths or an inline server map; it is ignored.`, field);
       continue;
