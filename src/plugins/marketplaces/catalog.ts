@@ -1,10 +1,10 @@
 /**
  * The little a marketplace operation needs from a catalog: its `name` (the marketplace's id) and
- * how many plugins it lists. Full parsing, entry by entry, is the loader's (marketplace-file.ts);
- * this only refuses what cannot be registered at all.
+ * how many plugins it lists, read with the loader's reader (marketplace-file.ts). Only what
+ * cannot be registered at all is refused here; entry problems are the loader's to report.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { readMarketplace } from "../marketplace-file.ts";
 
 export interface CatalogSummary {
   name: string;
@@ -24,26 +24,10 @@ export function catalogFileOf(root: string): string {
 
 export async function readCatalogSummary(root: string): Promise<CatalogRead> {
   const file = catalogFileOf(root);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return { ok: false, error: `No marketplace found: ${file} does not exist. A marketplace is a folder (or repository) with .claude-plugin/marketplace.json.` };
-  }
-  return summarizeCatalog(text, file);
-}
-
-export function summarizeCatalog(text: string, file: string): CatalogRead {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `${file}: invalid JSON syntax: ${(error as Error).message}` };
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { ok: false, error: `${file}: a marketplace must be a JSON object with "name", "owner" and "plugins".` };
-  const record = parsed as Record<string, unknown>;
-  if (typeof record.name !== "string" || record.name.trim() === "") return { ok: false, error: `${file}: "name" is missing; it is the marketplace's id (e.g. "my-team-tools").` };
-  if (!NAME.test(record.name)) return { ok: false, error: `${file}: "name" '${record.name}' must be 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit.` };
-  if (!Array.isArray(record.plugins)) return { ok: false, error: `${file}: "plugins" must be an array of plugin entries.` };
-  return { ok: true, catalog: { name: record.name, pluginCount: record.plugins.length, file } };
+  const { marketplace, problems } = readMarketplace(root);
+  const fatal = problems.find((problem) => problem.level === "error" && ["marketplace-missing", "marketplace-json-error", "marketplace-no-name"].includes(problem.code));
+  if (!marketplace || fatal) return { ok: false, error: `${file}: ${fatal?.message ?? "the marketplace cannot be read."}` };
+  if (!NAME.test(marketplace.name)) return { ok: false, error: `${file}: "name" '${marketplace.name}' must be 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit.` };
+  if (!Array.isArray(marketplace.raw.plugins)) return { ok: false, error: `${file}: "plugins" must be an array of plugin entries.` };
+  return { ok: true, catalog: { name: marketplace.name, pluginCount: marketplace.entries.length, file } };
 }
