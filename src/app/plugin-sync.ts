@@ -11,6 +11,8 @@ import type { InstallPorts } from "../plugins/install/ports.ts";
 import { uninstallPlugin } from "../plugins/install/state-ops.ts";
 import { readLock, writeLock, type Lock } from "../plugins/lock/lock-file.ts";
 import { checkOutdated, type OutdatedRow } from "../plugins/lock/outdated.ts";
+import { lockedCommitOnBranch } from "../plugins/lock/reachability.ts";
+import { cloneUrlOf } from "../plugins/marketplaces/sources.ts";
 import { addMarketplace, gitContext } from "../plugins/marketplaces/manager.ts";
 import type { MarketplaceSource } from "../plugins/marketplaces/sources.ts";
 import { loadSettings } from "../settings/load.ts";
@@ -28,7 +30,9 @@ export interface SyncOutcome {
 
 function wanted(context: PluginCommandContext): { enabled: string[]; marketplaces: Record<string, unknown> } {
   const { env, projectDir } = context;
-  const loaded = loadSettings({ startDir: projectDir, configDir: env.configDir, managedDirs: env.managedSettingsDirs, homeDir: env.homeDir, keepDenyOnError: true });
+  // Running `clew plugin sync` in the folder is the consent the trust dialog asks for: the
+  // project's extraKnownMarketplaces count (marketplaces.md §8.1), and every one is named in the output.
+  const loaded = loadSettings({ startDir: projectDir, configDir: env.configDir, managedDirs: env.managedSettingsDirs, homeDir: env.homeDir, keepDenyOnError: true, trusted: true });
   const enabled = Object.entries(loaded.settings.enabledPlugins).filter(([, on]) => on === true).map(([id]) => id).sort();
   return { enabled, marketplaces: { ...loaded.settings.extraKnownMarketplaces } };
 }
@@ -93,7 +97,22 @@ export async function runFrozenSync(context: PluginCommandContext): Promise<Sync
   for (const id of want.enabled) if (!lock.plugins[id]) errors.push(`${id}: enabled in the project's settings but missing from clew.lock; run \`clew plugin sync\` and commit the lock`);
   for (const id of Object.keys(lock.plugins)) if (!want.enabled.includes(id)) errors.push(`${id}: in clew.lock but no longer enabled by the project's settings; run \`clew plugin sync\` and commit the lock`);
   for (const [name, locked] of Object.entries(lock.marketplaces)) await ensureMarketplace(context, name, locked.source, lines, errors);
+  const rewritten = new Map<string, string>();
+  for (const [name, locked] of Object.entries(lock.marketplaces)) {
+    const source = locked.source as MarketplaceSource | null;
+    const url = source ? cloneUrlOf(source) : undefined;
+    if (!url || !locked.commit || !source) continue;
+    const ref = "ref" in source ? source.ref : undefined;
+    const check = await lockedCommitOnBranch(url, ref, locked.commit, gitContext(marketplaceContext(context)));
+    if (check.kind === "rewritten") rewritten.set(name, `commit moved — clew.lock has ${locked.commit.slice(0, 12)} of marketplace ${name}, which is no longer on ${ref ?? "the default branch"} of ${url} (now at ${check.head.slice(0, 12)}): the branch was rewritten (force-pushed). Review the change, then run \`clew plugin sync\` to lock it`);
+    else if (check.kind === "unreachable") rewritten.set(name, `its marketplace ${name} cannot be checked: ${check.reason}`);
+  }
   for (const [id, locked] of Object.entries(lock.plugins)) {
+    const moved = rewritten.get(locked.marketplace);
+    if (moved !== undefined) {
+      errors.push(`${id}: ${moved}`);
+      continue;
+    }
     const ports = await installPorts(context);
     const pinned: InstallPorts = {
       ...quiet(ports),

@@ -4,8 +4,8 @@
  * its hash — so an update that changes nothing lands on the entry already there and re-uses it,
  * and a half-copied tree is never visible under a hash name.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { contentHash, listingStamp, shortHash } from "./content-hash.ts";
 import { copyPluginTree, type SkippedLink } from "./copy-tree.ts";
 
@@ -74,13 +74,15 @@ function safeHash(dir: string): string | undefined {
   }
 }
 
-/** Removes one cache entry and the plugin's folder when it was the last one. */
+/** Removes one cache entry, and the plugin's and marketplace's cache folders once empty. */
 export function removeCacheEntry(pluginsDir: string, marketplace: string, plugin: string, dir: string): void {
   rmSync(dir, { recursive: true, force: true });
-  const parent = pluginCacheDir(pluginsDir, marketplace, plugin);
-  try {
-    rmSync(parent, { recursive: false });
-  } catch {
-    // Other versions (or another scope's install) still live there.
+  const pluginDir = pluginCacheDir(pluginsDir, marketplace, plugin);
+  for (const folder of [pluginDir, dirname(pluginDir)]) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      return; // Other versions, plugins or scopes' installs still live there.
+    }
   }
 }
