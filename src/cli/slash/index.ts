@@ -9,6 +9,7 @@ import { exitCommand } from "./exit.ts";
 import { helpCommand } from "./help.ts";
 import { hooksCommand } from "./hooks.ts";
 import { agentsCommand } from "./agents.ts";
+import { pluginCommand } from "./plugin.ts";
 import { mcpCommand } from "./mcp.ts";
 import { skillsCommand } from "./skills.ts";
 import { initCommand } from "./init.ts";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   hooksCommand,
   mcpCommand,
   agentsCommand,
+  pluginCommand,
   skillsCommand,
   configCommand,
   resumeCommand,
