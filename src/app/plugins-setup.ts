@@ -14,7 +14,7 @@ import type { ComponentSource } from "../extensions/types.ts";
 import { pluginSource } from "../extensions/sources.ts";
 import type { HookSource } from "../hooks/types.ts";
 import type { McpServerEntry } from "../mcp/types.ts";
-import type { LoadedPlugin, PluginProblem } from "../plugins/types.ts";
+import type { LoadedPlugin, MarketplaceEntry, PluginProblem } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
@@ -98,6 +98,26 @@ async function pluginServers(entry: PluginAtRoot, env: Environment, problems: st
   return out;
 }
 
+/** Each known marketplace's entries, read on first need (a cold index only). */
+async function marketplaceEntries(pluginsDir: string): Promise<(marketplace: string, name: string) => { entry: MarketplaceEntry; root: string } | undefined> {
+  const [{ readKnownMarketplaces }, { readMarketplace }] = await Promise.all([import("../plugins/marketplaces/state.ts"), import("../plugins/marketplace-file.ts")]);
+  let known: Awaited<ReturnType<typeof readKnownMarketplaces>>["marketplaces"] = {};
+  try {
+    known = (await readKnownMarketplaces(pluginsDir)).marketplaces;
+  } catch {
+    // Unreadable state: plugins load from their own manifests.
+  }
+  const files = new Map<string, ReturnType<typeof readMarketplace>["marketplace"]>();
+  return (marketplace, name) => {
+    const location = known[marketplace]?.installLocation;
+    if (!location) return undefined;
+    if (!files.has(marketplace)) files.set(marketplace, readMarketplace(location).marketplace);
+    const file = files.get(marketplace);
+    const entry = file?.entries.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    return entry && file ? { entry, root: file.root } : undefined;
+  };
+}
+
 export interface PluginsInput {
   env: Environment;
   loaded: LoadedSettings;
@@ -131,7 +151,12 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   const path = indexPath(env.pluginsDir, key);
   let installed: LoadedPlugin[] | undefined = usable.length === 0 ? [] : readIndex(path);
   if (!installed) {
-    installed = usable.map((root) => loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace }));
+    const entryOf = await marketplaceEntries(env.pluginsDir);
+    installed = usable.map((root) => {
+      // A `strict: false` entry is the plugin's manifest: the install copied the files, not the entry.
+      const found = entryOf(root.marketplace, root.name);
+      return loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
+    });
     writeIndex(path, installed);
   }
   usable.forEach((root, index) => {
