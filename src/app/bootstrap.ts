@@ -90,6 +90,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
   const windowTokens = env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
+  if (Object.keys(settings.enabledPlugins).length > 0 || Object.keys(settings.extraKnownMarketplaces).length > 0) {
+    await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
+  }
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [] });
   for (const line of plugins?.problems ?? []) options.report(line);
   const extensionsCache = join(env.configDir, "cache", "extensions");

@@ -144,7 +144,8 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
 
   const roots = ids.length === 0 ? [] : enabledPluginRoots({ enabledPlugins: input.loaded.settings.enabledPlugins, pluginsDir: env.pluginsDir, projectDir: env.cwd });
   const usable = roots.filter((root) => {
-    if (root.problem) problems.push(formatPluginProblem(root.problem, env.homeDir));
+    // Not installed: the team-rollout notice names every missing plugin in one line, with `clew plugin sync`.
+    if (root.problem && root.problem.code !== "plugin-not-installed") problems.push(formatPluginProblem(root.problem, env.homeDir));
     return root.verified && !root.problem && !inline.has(root.name);
   });
   const key = JSON.stringify([INDEX_VERSION, usable.map((root) => [root.id, root.root, root.record?.contentHash ?? ""])]);

@@ -5,6 +5,7 @@ import type { CliSettingsInput } from "../settings/sources.ts";
 import type { HookApprovalPort } from "./hooks-setup.ts";
 import type { ResumeRequest } from "./resume.ts";
 import type { McpApprovalPort } from "./mcp-setup.ts";
+import type { RolloutConsentPort } from "./team-rollout.ts";
 
 export interface SessionOptions {
   env: Environment;
@@ -27,6 +28,8 @@ export interface SessionOptions {
   ask?: ApprovalPort;
   /** Asks whether an untrusted folder's project hooks may run; absent in headless runs (they do not). */
   approveHooks?: HookApprovalPort;
+  /** Team rollout: asks whether to install the plugins a trusted project's settings ask for; absent headless. */
+  consentRollout?: RolloutConsentPort;
   /** Asks whether a project `.mcp.json` server may start; absent headless. */
   approveMcp?: McpApprovalPort;
   /** Keep running when a settings file is broken (its deny/ask rules stay in force). */

@@ -275,6 +275,20 @@ export class Repl implements SlashContext {
         ]);
         return answer ?? "no";
       },
+      consentRollout: async (items) => {
+        this.print(this.theme.bold("This project asks for plugins that are not installed yet:"));
+        for (const item of items) {
+          const at = item.commit ? this.theme.dim(` @ ${item.commit.slice(0, 12)}`) : "";
+          this.print(`  ${item.kind === "marketplace" ? "marketplace" : "plugin"} ${item.id}${at}${item.detail ? this.theme.dim(` — ${item.detail.slice(0, 100)}`) : ""}`);
+          if (item.runs.length > 0) this.print(this.theme.yellow(`      can run: ${item.runs.join("; ")}`));
+          if (item.error) this.print(this.theme.red(`      ${item.error}`));
+        }
+        const answer = await this.choose("Install them (at project scope, recorded in clew.lock)?", [
+          { value: "yes", label: "Yes, install everything listed" },
+          { value: "no", label: "No (clew plugin sync installs them later)" },
+        ]);
+        return answer === "yes";
+      },
       approveMcp: async ({ name, origin, summary, untrusted }) => {
         this.print(this.theme.yellow(`${untrusted ? "This folder is not trusted, and " : ""}${origin} defines the MCP server "${name}", which would start: ${summary}`));
         const answer = await this.choose(`Use the MCP server "${name}"?`, [
