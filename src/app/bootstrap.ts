@@ -2,6 +2,7 @@
  * The composition root: resolves settings, model, tools, permissions, transcript and prompt
  * once, then hands the loop everything it needs. Nothing below this file reads the environment.
  */
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { withMessageBreakpoints } from "../context/cache-points.ts";
 import { findRepoRoot } from "../context/instructions.ts";
@@ -52,6 +53,13 @@ const GC_EVERY_REQUESTS = 6;
 /** Layers of helpers below the main conversation (a helper's helper is the last). */
 const DEFAULT_HELPER_DEPTH = 2;
 const DEFAULT_CONCURRENT_HELPERS = 10;
+
+/** Marketplaces due for auto-update (marketplaces.md §10), refreshed in the background; failures keep the last good copy. */
+async function refreshMarketplaces(env: SessionOptions["env"]): Promise<void> {
+  if (!existsSync(join(env.pluginsDir, "known_marketplaces.json"))) return;
+  const { updateMarketplacesInBackground } = await import("./plugin-marketplaces.ts");
+  await updateMarketplacesInBackground(env).catch(() => undefined);
+}
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const { env } = options;
@@ -356,7 +364,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(options.ask ? { afterFirstTurn: () => void refreshMarketplaces(env) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

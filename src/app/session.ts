@@ -65,6 +65,8 @@ export interface SessionServices {
   /** Skills and custom commands, when the session has any. */
   invocations?: InvocationDeps;
   helpers?: SessionHelpers;
+  /** Runs once, after the first turn ends: background work that must never delay the first prompt. */
+  afterFirstTurn?: () => void;
   /** MCP servers of the session, and the refresh of its tools between turns. */
   mcp?: { session: SessionMcp; beforeTurn: () => void };
 }
@@ -250,6 +252,9 @@ export class Session {
         return outcome;
       } finally {
         signal.removeEventListener("abort", stopHelpers);
+        const background = this.services.afterFirstTurn;
+        this.services.afterFirstTurn = undefined;
+        background?.();
       }
     } finally {
       if (hookSink) hookSink.emit = idle;
