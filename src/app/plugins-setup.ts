@@ -169,6 +169,8 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   for (const entry of entries) {
     const { plugin } = entry;
     for (const problem of plugin.problems) if (problem.level === "error") problems.push(formatPluginProblem(problem, env.homeDir));
+    // A plugin that cannot load (unreadable manifest, conflicting manifests) is skipped alone.
+    if (plugin.invalid) continue;
     result.ids.push({ name: plugin.name, path: plugin.root, id: plugin.id });
     result.sources.push(
       pluginSource({
