@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { messagesOf, reply, startFakeAnthropic, toolNames, toolResults, type FakeServer, type RecordedRequest, type ScriptStep } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
-import { parseFrames, systemFrames } from "../helpers/scenario.ts";
+import { onlyTranscript, parseFrames, readLines, systemFrames } from "../helpers/scenario.ts";
 import { FIXTURES } from "../integration/mcp-helpers.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
@@ -81,5 +81,28 @@ describe("plugins in a session (--plugin-dir)", () => {
     const results = toolResults(server.requests[1] as RecordedRequest);
     expect(results[0]?.text).toContain("PLUGIN-BIN-RAN");
     expect(results[1]?.text).toBe("via plugin server");
+  }, 60_000);
+
+  test("broken plugins (manifest JSON, bad YAML, duplicate hooks, bare .mcp.json) are reported precisely while the others work", async () => {
+    const fixtures = join(REPO, "test/fixtures/plugins");
+    const dirs = ["broken-manifest-json/plugins/broken", "bad-yaml/plugins/yaml", "duplicate-hooks/plugins/dup", "bare-mcp-json/plugins/tracker", "broken-manifest-json/plugins/good"].map((dir) => join(fixtures, dir));
+    server = await startFakeAnthropic({ script: [reply().text("fine")] });
+    const configDir = tempDirectory("clew-config-");
+    const run = await runClew(["-p", "hi", "--output-format", "stream-json", "--verbose", ...dirs.flatMap((dir) => ["--plugin-dir", dir])], { cwd: gitRepo(), baseURL: server.url, configDir, env: { MCP_CONNECT_TIMEOUT_MS: "3000" } });
+    expect(run.code).toBe(0);
+    // The broken manifest is named with its file, and that plugin alone is left out.
+    expect(run.stderr).toContain(join(fixtures, "broken-manifest-json/plugins/broken/.claude-plugin/plugin.json"));
+    const system = JSON.stringify((server.requests[0] as RecordedRequest).body.system);
+    expect(system).toContain("good:");
+    // Bad YAML: the command still loads.
+    expect(system).toContain("yaml:add-thing");
+    const frames = parseFrames(run.stdout);
+    // The hooks file declared twice runs once (the transcript records each hook run).
+    const runs = (readLines(onlyTranscript(configDir)) ?? []).filter((line) => line.type === "system" && line.subtype === "hook" && line.event === "SessionStart");
+    expect(runs.length).toBe(1);
+    // The bare .mcp.json server is configured (and fails: its program is not there) without stopping the session.
+    const init = systemFrames(frames, "init")[0] as { mcp_servers: Array<{ name: string; status: string }>; plugins: Array<{ name: string }> };
+    expect(init.mcp_servers).toEqual([{ name: "plugin_tracker_tracker", status: "failed" }]);
+    expect(init.plugins.map((plugin) => plugin.name).sort()).toEqual(["dup", "good", "tracker", "yaml"]);
   }, 60_000);
 });
