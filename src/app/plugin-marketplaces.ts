@@ -35,9 +35,26 @@ export async function updateKnownMarketplaces(env: Environment, name?: string) {
   return updateMarketplace(name, marketplaceContextOf(env));
 }
 
+/**
+ * Removes a marketplace and, first, uninstalls its plugins here (marketplaces.md §6.2): the user's
+ * installs and this project's, each with its settings entry and cache. The notes name each one.
+ */
 export async function removeKnownMarketplace(env: Environment, name: string) {
-  const { removeMarketplace } = await import("../plugins/marketplaces/manager.ts");
-  return removeMarketplace(name, marketplaceContextOf(env));
+  const [{ removeMarketplace }, { readInstalled, recordsFor }, { runUninstall }] = await Promise.all([
+    import("../plugins/marketplaces/manager.ts"),
+    import("../plugins/install/records.ts"),
+    import("./plugin-install.ts"),
+  ]);
+  const uninstalled: string[] = [];
+  const { data } = readInstalled(env.pluginsDir);
+  for (const id of Object.keys(data.plugins).filter((key) => key.toLowerCase().endsWith(`@${name.toLowerCase()}`))) {
+    for (const record of recordsFor(data, id, env.cwd)) {
+      const outcome = await runUninstall({ env, projectDir: env.cwd }, id, { scope: record.scope });
+      uninstalled.push(outcome.ok ? `Uninstalled ${id} (${record.scope})` : `Could not uninstall ${id} (${record.scope}): ${outcome.error}`);
+    }
+  }
+  const removed = await removeMarketplace(name, marketplaceContextOf(env));
+  return removed.ok ? { ...removed, notes: [...uninstalled, ...removed.notes] } : removed;
 }
 
 /**

@@ -85,8 +85,10 @@ describe("an installed plugin", () => {
     expect(JSON.stringify(messagesOf(server.requests[0] as RecordedRequest))).toContain("COMMAND-MARKER-2.0.0");
     await server.close();
 
-    // Uninstall: no files, no settings entry, no bin/ on PATH in the next session.
-    expect((await runClew(["plugin", "uninstall", "toolkit@acme"], { cwd: project, configDir })).code).toBe(0);
+    // Removing the marketplace uninstalls its plugins first: no files, no settings entry, no bin/ on PATH in the next session.
+    const removed = await runClew(["plugin", "marketplace", "remove", "acme"], { cwd: project, configDir });
+    expect(removed.code).toBe(0);
+    expect(removed.stdout + removed.stderr).toContain("Uninstalled toolkit@acme (user)");
     expect(readdirSync(join(configDir, "plugins", "cache")).flatMap((market) => readdirSync(join(configDir, "plugins", "cache", market)))).toEqual([]);
     expect(existsSync(join(configDir, "plugins", "data", "toolkit-acme"))).toBe(false);
     const settings = JSON.parse(readFileSync(join(configDir, "settings.json"), "utf8")) as { enabledPlugins?: Record<string, boolean> };

@@ -101,7 +101,7 @@ describe("plugins in a session (--plugin-dir)", () => {
     const runs = (readLines(onlyTranscript(configDir)) ?? []).filter((line) => line.type === "system" && line.subtype === "hook" && line.event === "SessionStart");
     expect(runs.length).toBe(1);
     // The bare .mcp.json server is configured (and fails: its program is not there) without stopping the session.
-    const init = systemFrames(frames, "init")[0] as { mcp_servers: Array<{ name: string; status: string }>; plugins: Array<{ name: string }> };
+    const init = systemFrames(frames, "init")[0] as unknown as { mcp_servers: Array<{ name: string; status: string }>; plugins: Array<{ name: string }> };
     expect(init.mcp_servers).toEqual([{ name: "plugin_tracker_tracker", status: "failed" }]);
     expect(init.plugins.map((plugin) => plugin.name).sort()).toEqual(["dup", "good", "tracker", "yaml"]);
   }, 60_000);
