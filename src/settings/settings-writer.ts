@@ -32,7 +32,8 @@ export function settingsFileFor(scope: WritableScope, configDir: string, project
   return join(projectDir, folder, scope === "project" ? "settings.json" : "settings.local.json");
 }
 
-function readExisting(file: string): string | undefined {
+/** The file's text; undefined when it does not exist (any other read failure is fatal). */
+export function readExisting(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
@@ -49,7 +50,7 @@ function formattingOf(text: string): FormattingOptions {
 }
 
 /** Formats only the inserted text, so a compact `"env": {"A": "1"}` elsewhere is not reflowed. */
-function applyModify(text: string, path: PathSegment[], value: unknown): string {
+export function applyModify(text: string, path: PathSegment[], value: unknown): string {
   const edits = modify(text, path, value, {}).sort((a, b) => b.offset - a.offset);
   if (!text.trim().includes("\n")) return applyEdits(text, edits);
   const options = formattingOf(text);
