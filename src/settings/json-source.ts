@@ -6,6 +6,7 @@
  */
 import type { Node, ParseError } from "jsonc-parser";
 import { formatKeyPath, type PathSegment } from "./key-path.ts";
+import { jsonErrorText, stripBom } from "../util/json-text.ts";
 
 type Jsonc = typeof import("jsonc-parser");
 let jsonc: Jsonc | undefined;
@@ -35,26 +36,6 @@ export interface ParsedJson {
 
 export type ParseOutcome = { ok: true; json: ParsedJson } | { ok: false; error: JsonSyntaxError };
 
-/** Keyed by `printParseErrorCode` names (the enum itself is a const enum, unusable here). */
-const ERROR_TEXT: Record<string, string> = {
-  InvalidSymbol: "unexpected character",
-  InvalidNumberFormat: "invalid number",
-  PropertyNameExpected: "expected a property name in double quotes",
-  ValueExpected: "expected a value",
-  ColonExpected: "expected ':'",
-  CommaExpected: "expected ','",
-  CloseBraceExpected: "expected '}'",
-  CloseBracketExpected: "expected ']'",
-  EndOfFileExpected: "unexpected content after the end of the JSON value",
-  InvalidCommentToken: "comments are not allowed (settings files are strict JSON)",
-  UnexpectedEndOfComment: "comments are not allowed (settings files are strict JSON)",
-  UnexpectedEndOfString: "unterminated string",
-  UnexpectedEndOfNumber: "unterminated number",
-  InvalidUnicode: "invalid unicode escape",
-  InvalidEscapeCharacter: "invalid escape sequence",
-  InvalidCharacter: "invalid character in string (control characters must be escaped)",
-};
-
 function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
@@ -72,13 +53,8 @@ function positionOf(starts: readonly number[], offset: number): Position {
   return { line: low + 1, column: offset - (starts[low] as number) + 1 };
 }
 
-/** Editors on Windows may save a byte-order mark; it is not content. */
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
 function describe(text: string, error: ParseError): string {
-  const base = ERROR_TEXT[parser().printParseErrorCode(error.error)] ?? "invalid JSON";
+  const base = jsonErrorText(parser().printParseErrorCode(error.error), "settings files are strict JSON") ?? "invalid JSON";
   const before = text.slice(0, error.offset).trimEnd();
   const closing = text[error.offset] === "}" || text[error.offset] === "]";
   if (closing && before.endsWith(",")) return "trailing commas are not allowed (settings files are strict JSON)";

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { ParseError } from "jsonc-parser";
+import { jsonErrorText, positionAt, stripBom } from "../../util/json-text.ts";
 
 export type JsonRead =
   | { kind: "missing" }
@@ -20,41 +21,6 @@ function parser(): Jsonc {
   return jsonc;
 }
 
-const ERROR_TEXT: Record<string, string> = {
-  InvalidSymbol: "unexpected character",
-  InvalidNumberFormat: "invalid number",
-  PropertyNameExpected: "expected a property name in double quotes",
-  ValueExpected: "expected a value",
-  ColonExpected: "expected ':'",
-  CommaExpected: "expected ','",
-  CloseBraceExpected: "expected '}'",
-  CloseBracketExpected: "expected ']'",
-  EndOfFileExpected: "unexpected content after the end of the JSON value",
-  InvalidCommentToken: "comments are not allowed (the file must be strict JSON)",
-  UnexpectedEndOfComment: "comments are not allowed (the file must be strict JSON)",
-  UnexpectedEndOfString: "unterminated string",
-  UnexpectedEndOfNumber: "unterminated number",
-  InvalidUnicode: "invalid unicode escape",
-  InvalidEscapeCharacter: "invalid escape sequence",
-  InvalidCharacter: "invalid character in string (control characters must be escaped)",
-};
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 /** Parses strict JSON; on failure says what is wrong and where. */
 export function parseJsonText(raw: string): JsonRead {
   const text = stripBom(raw);
@@ -67,7 +33,7 @@ export function parseJsonText(raw: string): JsonRead {
     const first = errors[0];
     if (!first) return { kind: "broken", message: text.trim() === "" ? "the file is empty" : "not valid JSON" };
     const code = printParseErrorCode(first.error);
-    return { kind: "broken", message: ERROR_TEXT[code] ?? code, ...positionOf(text, first.offset) };
+    return { kind: "broken", message: jsonErrorText(code, "the file must be strict JSON") ?? code, ...positionAt(text, first.offset) };
   }
 }
 
