@@ -59,36 +59,19 @@ export function builtinHelperTypes(options: { withExplorePlan: boolean }): Helpe
     mcpServers: [],
   };
   if (!options.withExplorePlan) return [general];
-  const explore: HelperType = {
-    name: "Explore",
-    description: "Fast read-only code search: finds files and code, explains how things work. Say how thorough: quick, medium or very thorough.",
-    origin: "built-in",
-    systemPrompt: fixed(explorePrompt),
+  const readOnly = (name: string, description: string, prompt: string, model?: string): HelperType => ({
+    ...general,
+    name,
+    description,
+    systemPrompt: fixed(prompt),
     tools: READ_ONLY_TOOLS,
-    disallowedTools: [],
-    // A fast model: searching needs breadth, not depth.
-    model: "haiku",
-    skills: [],
-    background: false,
+    ...(model ? { model } : {}),
     readOnly: true,
     withInstructions: false,
-    shared: false,
-    mcpServers: [],
-  };
-  const plan: HelperType = {
-    name: "Plan",
-    description: "Read-only: studies the code and returns an implementation plan with the critical files.",
-    origin: "built-in",
-    systemPrompt: fixed(planPrompt),
-    tools: READ_ONLY_TOOLS,
-    disallowedTools: [],
-    skills: [],
-    background: false,
-    readOnly: true,
-    withInstructions: false,
-    shared: false,
-    mcpServers: [],
-  };
+  });
+  // Explore gets a fast model: searching needs breadth, not depth.
+  const explore = readOnly("Explore", "Fast read-only code search: finds files and code, explains how things work. Say how thorough: quick, medium or very thorough.", explorePrompt, "haiku");
+  const plan = readOnly("Plan", "Read-only: studies the code and returns an implementation plan with the critical files.", planPrompt);
   return [general, explore, plan];
 }
 
