@@ -4,7 +4,6 @@
  * over the exact bytes of `manifest.json`, base64-encoded. Verifying the signature with the key the
  * binary embeds verifies every checksum in it, so a mirror only has to serve the files.
  */
-import { createPublicKey, verify } from "node:crypto";
 
 /** Platform keys, as release files and manifests name them. */
 export const PLATFORMS = ["linux-x64", "linux-x64-baseline", "linux-arm64", "linux-x64-musl", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
@@ -49,7 +48,9 @@ function isManifest(value: unknown): value is ReleaseManifest {
  * Checks the signature over the exact manifest bytes with the trusted public key (PEM), then the
  * manifest's shape. Nothing in an unverified manifest is trusted, not even its version.
  */
-export function verifyManifest(manifestBytes: Uint8Array, signatureText: string, trustedKeyPem: string): ManifestCheck {
+export async function verifyManifest(manifestBytes: Uint8Array, signatureText: string, trustedKeyPem: string): Promise<ManifestCheck> {
+  // node:crypto costs start-up memory: it loads only when an update is checked.
+  const { createPublicKey, verify } = await import("node:crypto");
   let signed = false;
   try {
     const signature = Buffer.from(signatureText.trim(), "base64");
