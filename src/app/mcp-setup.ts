@@ -75,13 +75,16 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   const notice = input.approve ? undefined : untrustedProjectNotice(config.servers, env.cwd);
   if (notice) input.report(`clew: ${notice}`);
   if (startable.length === 0) return { initErrors, idle };
+  const servers = startable.some((server) => server.config.type !== "stdio" && server.config.headersHelper)
+    ? await (await import("./mcp-headers.ts")).withHelperHeaders(startable, { trusted: input.loaded.trusted, env: env.childEnv, cwd: env.cwd, report: input.report })
+    : startable;
   const { McpManager } = await import("../mcp/runtime/manager.ts");
   // Headless has nobody typing meanwhile: give the servers a short, bounded head start so the
   // first request can offer their tools. Interactive sessions never wait; tools appear per turn.
   const blocking = env.mcpConnectionBlocking || (!input.interactive && env.mcpConnectionNonblocking !== true);
   const manager = McpManager.start({
     ...(!blocking && input.startAfter ? { startAfter: input.startAfter } : {}),
-    servers: startable,
+    servers,
     projectDir: env.cwd,
     roots: [env.cwd, ...input.loaded.settings.permissions.additionalDirectories],
     env: env.childEnv,

@@ -159,4 +159,26 @@ describe("MCP in a session", () => {
     expect(toolNames(server.requests[0] as RecordedRequest).some((name) => name.startsWith("mcp__"))).toBe(false);
     expect(existsSync(marker)).toBe(true);
   }, 60_000);
+
+  test("headersHelper: its JSON output is merged into a remote server's headers; a failing helper is reported by name", async () => {
+    const seen: Array<Record<string, string>> = [];
+    const remote = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => {
+      seen.push(Object.fromEntries(request.headers));
+      return new Response("no", { status: 500 });
+    } });
+    try {
+      const url = `http://127.0.0.1:${remote.port}/mcp`;
+      const servers = {
+        good: { type: "http", url, headers: { "X-Static": "s" }, headersHelper: "echo '{\"X-Token\": \"from-helper\"}'" },
+        bad: { type: "http", url: `${url}?bad`, headersHelper: "echo not-json" },
+      };
+      server = await startFakeAnthropic({ script: [reply().text("done")] });
+      const run = await runClew(["-p", "go", "--mcp-config", JSON.stringify({ mcpServers: servers })], { cwd: tempDirectory("clew-mcp-"), baseURL: server.url, configDir: tempDirectory("clew-config-"), env: { MCP_CONNECT_TIMEOUT_MS: "3000" } });
+      expect(run.code).toBe(0);
+      expect(seen.some((headers) => headers["x-token"] === "from-helper" && headers["x-static"] === "s")).toBe(true);
+      expect(run.stderr).toContain('clew: MCP server "bad": headersHelper did not print a JSON object of headers; connecting with its static headers');
+    } finally {
+      remote.stop(true);
+    }
+  }, 60_000);
 });
