@@ -182,7 +182,7 @@ describe("probeServer", () => {
       const url = `http://127.0.0.1:${refusing.port}/mcp`;
       expect(await probeServer(entry("locked", { type: "http", url, headers: {} }), options)).toEqual({
         status: "needs-auth",
-        detail: 'MCP server "locked" needs authentication (HTTP 401): run /mcp to authenticate, or add an Authorization header to its entry in test-config.json',
+        detail: 'MCP server "locked" needs authentication (HTTP 401): clew cannot sign in to MCP servers (OAuth) yet — add an Authorization header, or a headersHelper that prints one, to its entry in test-config.json',
       });
       expect(await probeServer(entry("badtoken", { type: "http", url, headers: { Authorization: "Bearer nope" } }), options)).toEqual({
         status: "failed",

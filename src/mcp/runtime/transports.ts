@@ -71,5 +71,5 @@ export function authFailure(sdk: McpSdk, entry: McpServerEntry, error: unknown):
   if (hasAuthorization) {
     return { status: "failed", message: `MCP server "${entry.name}" rejected the configured Authorization header (HTTP ${status}); check the token in its "headers" (${entry.origin})` };
   }
-  return { status: "needs-auth", message: `MCP server "${entry.name}" needs authentication (HTTP ${status}): run /mcp to authenticate, or add an Authorization header to its entry in ${entry.origin}` };
+  return { status: "needs-auth", message: `MCP server "${entry.name}" needs authentication (HTTP ${status}): clew cannot sign in to MCP servers (OAuth) yet — add an Authorization header, or a headersHelper that prints one, to its entry in ${entry.origin}` };
 }
