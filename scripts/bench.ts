@@ -13,6 +13,7 @@ import { measureRun, versionTimeMs, warmUp, type RunMetrics } from "./bench/meas
 import { binaryRows, coldRows, COLD_HEADER, HEADER, summarize, taskRows } from "./bench/report.ts";
 import { startupGraph } from "./bench/startup-graph.ts";
 import { mcpBench } from "./bench/mcp.ts";
+import { pluginsBench } from "./bench/plugins.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const root = join(import.meta.dir, "..");
@@ -136,3 +137,7 @@ for (const line of discoveryLines) console.log(`    ${line.trim()}`);
 const mcp = await mcpBench({ clewBin, root, runs: RUNS });
 for (const line of mcp.lines) console.log(line);
 if (mcp.leftover.length > 0) throw new Error(`MCP servers still running after their clew run ended (now killed):\n${mcp.leftover.join("\n")}`);
+
+// Plugins at scale (issue #11): 600 installed plugins at start-up, the index read, and marketplace add against git clone.
+const plugins = await pluginsBench({ clewBin, root, runs: RUNS });
+for (const line of plugins.lines) console.log(line);
