@@ -60,6 +60,10 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       const { runPluginCommand } = await import("./plugin-command.ts");
       return await runPluginCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr });
     }
+    if (argv[0] === "update" || argv[0] === "upgrade") {
+      const { runUpdateCommand } = await import("./update-command.ts");
+      return await runUpdateCommand(argv.slice(1), readEnvironment(), version, { writeOut, writeErr });
+    }
     const options = parseArgs(argv);
     if (options.version) {
       writeOut(`${version} (clew)\n`);

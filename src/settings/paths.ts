@@ -81,6 +81,21 @@ export interface Environment {
   unsandboxedRoot: boolean;
   /** The environment handed to child processes (tools, hooks). */
   childEnv: Record<string, string>;
+  /** Self-update (update/): where releases come from and what may replace the running binary. */
+  update: UpdateEnvironment;
+}
+
+export interface UpdateEnvironment {
+  /** CLEW_UPDATE_URL: a channel's release folder (URL, local folder or file://); undefined → the default host. */
+  url: string | undefined;
+  /** CLEW_PIN_VERSION: the only version `clew update` may install. */
+  pinVersion: string | undefined;
+  /** CLEW_TRUSTED_KEY: a PEM public key file trusted instead of the embedded release key (mirrors, tests). */
+  trustedKeyFile: string | undefined;
+  /** DISABLE_AUTOUPDATER / CLEW_DISABLE_AUTOUPDATE / CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: no background checks. */
+  disableAutoUpdate: { disabled: boolean; by: string | undefined };
+  /** The running executable (the compiled clew binary, or bun when run from source). */
+  executablePath: string;
 }
 
 function intFrom(value: string | undefined): number | undefined {
@@ -171,6 +186,19 @@ export function readEnvironment(
     unsandboxedRoot:
       process.getuid?.() === 0 && !truthy(env.IS_SANDBOX) && !existsSync("/.dockerenv") && !existsSync("/run/.containerenv"),
     childEnv,
+    update: updateEnvironment(env),
+  };
+}
+
+function updateEnvironment(env: Record<string, string | undefined>): UpdateEnvironment {
+  const switches = ["CLEW_DISABLE_AUTOUPDATE", "DISABLE_AUTOUPDATER", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"];
+  const by = switches.find((name) => truthy(env[name]));
+  return {
+    url: nonEmpty(env.CLEW_UPDATE_URL),
+    pinVersion: nonEmpty(env.CLEW_PIN_VERSION),
+    trustedKeyFile: nonEmpty(env.CLEW_TRUSTED_KEY),
+    disableAutoUpdate: { disabled: by !== undefined, by },
+    executablePath: process.execPath,
   };
 }
 

@@ -1,0 +1,106 @@
+/**
+ * The seam between the CLI and update/: turns the environment and merged settings into what an
+ * update needs (source, channel, pin, trusted key, binary path, platform, state folder), and the
+ * three calls a session makes — the start-up rollback check, the first-request mark, the
+ * background check.
+ */
+import { realpathSync } from "node:fs";
+import { basename } from "node:path";
+import type { Environment } from "../settings/paths.ts";
+import { runUpdate, type UpdateOutcome } from "../update/apply.ts";
+import { backgroundUpdateCheck, lastUpdateCheck, type LastCheck } from "../update/background.ts";
+import { trustedReleaseKey } from "../update/build-info.ts";
+import type { Platform } from "../update/manifest.ts";
+import { machineFacts, platformFor } from "../update/platform.ts";
+import { updatePolicy, type UpdatePolicy, type UpdateSettings } from "../update/policy.ts";
+import { checkPendingRollback, markStartupHealthy, rollbackNow, type StartupCheck } from "../update/rollback.ts";
+import { updateStateDir } from "../update/state.ts";
+
+export type { StartupCheck, UpdateOutcome, UpdatePolicy };
+
+export interface UpdateContext {
+  policy: UpdatePolicy;
+  stateDir: string;
+  binaryPath: string;
+  runningVersion: string;
+  platform: Platform | undefined;
+  /** Running from source under bun: there is no clew binary to replace. */
+  fromSource: boolean;
+}
+
+function binaryOf(env: Environment): { path: string; fromSource: boolean } {
+  let path = env.update.executablePath;
+  try {
+    path = realpathSync(path);
+  } catch {
+    // A binary deleted while running keeps its recorded path; the update then fails at the swap, naming it.
+  }
+  return { path, fromSource: /^bun(\.exe)?$/i.test(basename(path)) };
+}
+
+export function updateContext(env: Environment, settings: UpdateSettings, runningVersion: string, channel?: "latest" | "stable"): UpdateContext {
+  const binary = binaryOf(env);
+  return {
+    policy: updatePolicy(env.update, settings, trustedReleaseKey(), channel),
+    stateDir: updateStateDir(env.configDir),
+    binaryPath: binary.path,
+    runningVersion,
+    platform: platformFor(machineFacts()),
+    fromSource: binary.fromSource,
+  };
+}
+
+export async function selfUpdate(
+  context: UpdateContext,
+  options: { version?: string; yes: boolean; confirm: (question: string) => Promise<boolean>; progress: (line: string) => void },
+): Promise<UpdateOutcome> {
+  return await runUpdate({
+    base: context.policy.base,
+    channel: context.policy.channel,
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    yes: options.yes,
+    binaryPath: context.binaryPath,
+    runningVersion: context.runningVersion,
+    platform: context.platform,
+    trustedKey: context.policy.trustedKey,
+    stateDir: context.stateDir,
+    ...(context.policy.pin !== undefined ? { pin: context.policy.pin } : {}),
+    confirm: options.confirm,
+    progress: options.progress,
+  });
+}
+
+export function selfRollback(context: UpdateContext): { ok: true } | { ok: false; message: string } {
+  return rollbackNow({ stateDir: context.stateDir, binaryPath: context.binaryPath, currentVersion: context.runningVersion });
+}
+
+/**
+ * For the very start of `clew` (cheap: one stat when no update is pending). On `rolled-back`,
+ * print `clew <from> did not start after the update; restored <to>` and re-run `binaryPath`.
+ */
+export function startupRollbackCheck(env: Environment, runningVersion: string): StartupCheck {
+  const binary = binaryOf(env);
+  if (binary.fromSource) return { kind: "none" };
+  return checkPendingRollback({ stateDir: updateStateDir(env.configDir), binaryPath: binary.path, runningVersion });
+}
+
+/** For the moment the first model request of a session has been sent. */
+export function startupHealthy(env: Environment): void {
+  markStartupHealthy(updateStateDir(env.configDir));
+}
+
+/** For after the first request: at most once a day, never throws; the notice line to show, if any. */
+export async function backgroundUpdateNotice(env: Environment, settings: UpdateSettings, runningVersion: string, now: Date = new Date()): Promise<string | undefined> {
+  try {
+    const context = updateContext(env, settings, runningVersion);
+    if (context.fromSource) return undefined;
+    return await backgroundUpdateCheck({ policy: context.policy, stateDir: context.stateDir, binaryPath: context.binaryPath, runningVersion, platform: context.platform, now });
+  } catch {
+    return undefined;
+  }
+}
+
+/** For `clew doctor`: when the last background check ran and what it found. */
+export function lastBackgroundCheck(env: Environment): LastCheck | undefined {
+  return lastUpdateCheck(updateStateDir(env.configDir));
+}
