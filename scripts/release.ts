@@ -1,0 +1,264 @@
+// `bun scripts/release.ts --version V --out DIR --signing-key KEY.pem [--channel latest|stable]
+// [--platforms a,b,…] [--trusted-key PUB.pem] [--runtime-cache DIR]`: cross-compiles clew for
+// each platform and writes, into DIR, `clew-<platform>` (`.exe` on Windows), `manifest.json` and
+// `manifest.json.sig` (distribution-mcp.md §1.2, clew's form; src/update/manifest.ts reads them).
+//
+// The Bun runtime each binary is built on comes from the npm registry (`@oven/bun-<os>-<arch>`,
+// the running Bun's version), fetched with `npm pack` into a cache: `bun build --compile
+// --target` would otherwise download it from GitHub, which release machines may not reach.
+import { createPrivateKey, createPublicKey, sign, type KeyObject } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { PLATFORMS, releaseFileName, verifyManifest, type Platform, type PlatformFile, type ReleaseManifest } from "../src/update/manifest.ts";
+import { CLEW_BUILD_OPTIONS, CLEW_COMPILE_OPTIONS } from "./build-options.ts";
+
+/** The acceptance limit for every release binary (issue #12). */
+export const SIZE_LIMIT_BYTES = 120_000_000;
+
+interface Target {
+  bunTarget: Bun.Build.CompileTarget;
+  /** The npm package holding this platform's Bun runtime. */
+  runtimePackage: string;
+  /**
+   * How deep bytecode goes (undefined: every function). The runtimes differ by up to 27 MB and
+   * the bytecode of clew's code is ~8.6 MB, so each platform gets the most start-up speed its
+   * runtime leaves room for under SIZE_LIMIT_BYTES (sizes in /work/notes/readme-release.md).
+   */
+  bytecodeDepth: number | undefined;
+}
+
+const TARGETS: Record<Platform, Target> = {
+  // 107 MB runtimes: depth 2 keeps ~2.6 MB of headroom and almost all of the start-up gain.
+  "linux-x64": { bunTarget: "bun-linux-x64", runtimePackage: "@oven/bun-linux-x64", bytecodeDepth: 2 },
+  "linux-x64-baseline": { bunTarget: "bun-linux-x64-baseline", runtimePackage: "@oven/bun-linux-x64-baseline", bytecodeDepth: 2 },
+  "linux-arm64": { bunTarget: "bun-linux-arm64", runtimePackage: "@oven/bun-linux-aarch64", bytecodeDepth: 2 },
+  "linux-x64-musl": { bunTarget: "bun-linux-x64-musl", runtimePackage: "@oven/bun-linux-x64-musl", bytecodeDepth: undefined },
+  "darwin-x64": { bunTarget: "bun-darwin-x64", runtimePackage: "@oven/bun-darwin-x64", bytecodeDepth: undefined },
+  "darwin-arm64": { bunTarget: "bun-darwin-arm64", runtimePackage: "@oven/bun-darwin-aarch64", bytecodeDepth: undefined },
+  // The Windows runtime alone is 115.4 MB: only top-level bytecode fits.
+  "windows-x64": { bunTarget: "bun-windows-x64", runtimePackage: "@oven/bun-windows-x64", bytecodeDepth: 0 },
+};
+
+class ReleaseError extends Error {}
+
+interface ReleaseOptions {
+  version: string;
+  channel: "latest" | "stable";
+  out: string;
+  signingKey: KeyObject;
+  trustedKeyPem: string;
+  platforms: Platform[];
+  runtimeCache: string;
+}
+
+const USAGE =
+  "usage: bun scripts/release.ts --version V --out DIR --signing-key KEY.pem [--channel latest|stable] [--platforms a,b,…] [--trusted-key PUB.pem] [--runtime-cache DIR]";
+
+function readPem(path: string, flag: string): string {
+  if (!existsSync(path)) throw new ReleaseError(`${flag} ${path}: no such file; name an Ed25519 key in PEM form`);
+  return readFileSync(path, "utf8");
+}
+
+function ed25519(key: KeyObject, path: string, flag: string): KeyObject {
+  if (key.asymmetricKeyType !== "ed25519") {
+    throw new ReleaseError(`${flag} ${path}: this is a ${key.asymmetricKeyType ?? "symmetric"} key; releases are signed with Ed25519 (openssl genpkey -algorithm ed25519 -out KEY.pem)`);
+  }
+  return key;
+}
+
+function loadSigningKey(path: string): KeyObject {
+  const pem = readPem(path, "--signing-key");
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch (error) {
+    throw new ReleaseError(`--signing-key ${path}: not a private key in PEM form (${(error as Error).message}); create one with openssl genpkey -algorithm ed25519 -out KEY.pem`);
+  }
+  return ed25519(key, path, "--signing-key");
+}
+
+function loadTrustedKey(path: string): string {
+  const pem = readPem(path, "--trusted-key");
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch (error) {
+    throw new ReleaseError(`--trusted-key ${path}: not a public key in PEM form (${(error as Error).message}); write one with openssl pkey -in KEY.pem -pubout -out PUB.pem`);
+  }
+  return publicPem(ed25519(key, path, "--trusted-key"));
+}
+
+function publicPem(key: KeyObject): string {
+  return createPublicKey(key).export({ type: "spki", format: "pem" }).toString();
+}
+
+function parsePlatforms(list: string | undefined): Platform[] {
+  if (list === undefined) return [...PLATFORMS];
+  const names = list.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const unknown = names.filter((name) => !(PLATFORMS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new ReleaseError(`--platforms: unknown platform ${unknown.join(", ")}; choose from ${PLATFORMS.join(", ")}`);
+  if (names.length === 0) throw new ReleaseError(`--platforms is empty; name one or more of ${PLATFORMS.join(", ")}`);
+  return [...new Set(names)] as Platform[];
+}
+
+function defaultRuntimeCache(): string {
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "clew-release");
+}
+
+function parseOptions(argv: string[]): ReleaseOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        version: { type: "string" },
+        channel: { type: "string" },
+        out: { type: "string" },
+        "signing-key": { type: "string" },
+        "trusted-key": { type: "string" },
+        platforms: { type: "string" },
+        "runtime-cache": { type: "string" },
+      },
+    }));
+  } catch (error) {
+    throw new ReleaseError(`${(error as Error).message}\n${USAGE}`);
+  }
+  const { version, out } = values;
+  const signingKeyPath = values["signing-key"];
+  if (version === undefined) throw new ReleaseError(`--version is required (the version the binaries report, e.g. 1.2.3)\n${USAGE}`);
+  if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) throw new ReleaseError(`--version ${version}: expected major.minor.patch with an optional -pre-release, e.g. 1.2.3 or 1.3.0-rc.1`);
+  if (out === undefined) throw new ReleaseError(`--out is required (the folder the binaries, manifest.json and manifest.json.sig are written to)\n${USAGE}`);
+  if (signingKeyPath === undefined) throw new ReleaseError(`--signing-key is required (an Ed25519 private key, PKCS#8 PEM: openssl genpkey -algorithm ed25519 -out KEY.pem)\n${USAGE}`);
+  const channel = values.channel ?? "latest";
+  if (channel !== "latest" && channel !== "stable") throw new ReleaseError(`--channel ${channel}: expected latest or stable`);
+  const signingKey = loadSigningKey(signingKeyPath);
+  const trustedKeyPath = values["trusted-key"];
+  return {
+    version,
+    channel,
+    out: resolve(out),
+    signingKey,
+    trustedKeyPem: trustedKeyPath === undefined ? publicPem(signingKey) : loadTrustedKey(trustedKeyPath),
+    platforms: parsePlatforms(values.platforms),
+    runtimeCache: resolve(values["runtime-cache"] ?? defaultRuntimeCache()),
+  };
+}
+
+/** The Bun runtime for `target`, from the cache or fetched once with `npm pack` (npm checks the registry's integrity hash). */
+async function runtimeFor(platform: Platform, target: Target, cache: string): Promise<string> {
+  const folder = join(cache, `bun-${Bun.version}`, target.runtimePackage.replace("/", "+"));
+  const executable = join(folder, "package", "bin", platform.startsWith("windows") ? "bun.exe" : "bun");
+  if (existsSync(executable)) return executable;
+  mkdirSync(join(cache, `bun-${Bun.version}`), { recursive: true });
+  const staging = mkdtempSync(`${folder}.partial-`);
+  try {
+    const spec = `${target.runtimePackage}@${Bun.version}`;
+    console.log(`fetching the Bun ${Bun.version} runtime for ${platform} (${spec}) from the npm registry`);
+    const pack = Bun.spawnSync(["npm", "pack", spec, "--pack-destination", staging, "--silent"], { stdout: "pipe", stderr: "pipe" });
+    const tarball = pack.stdout.toString().trim().split("\n").pop() ?? "";
+    if (pack.exitCode !== 0 || tarball === "") {
+      throw new ReleaseError(`npm pack ${spec} failed (${pack.stderr.toString().trim() || `exit ${pack.exitCode}`}); check that npm can reach its registry, or fill --runtime-cache ${cache} by hand`);
+    }
+    const untar = Bun.spawnSync(["tar", "-xzf", join(staging, tarball), "-C", staging], { stdout: "pipe", stderr: "pipe" });
+    if (untar.exitCode !== 0) throw new ReleaseError(`${join(staging, tarball)}: could not unpack (${untar.stderr.toString().trim()}); delete it and run again`);
+    if (!existsSync(join(staging, "package", "bin", platform.startsWith("windows") ? "bun.exe" : "bun"))) {
+      throw new ReleaseError(`${spec} holds no package/bin/bun${platform.startsWith("windows") ? ".exe" : ""}; the package layout changed, so release.ts needs updating`);
+    }
+    rmSync(join(staging, tarball));
+    rmSync(folder, { recursive: true, force: true });
+    renameSync(staging, folder);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return executable;
+}
+
+async function compile(platform: Platform, options: ReleaseOptions): Promise<string> {
+  const target = TARGETS[platform];
+  const executablePath = await runtimeFor(platform, target, options.runtimeCache);
+  const outfile = join(options.out, releaseFileName(platform));
+  rmSync(outfile, { force: true });
+  const result = await Bun.build({
+    ...CLEW_BUILD_OPTIONS,
+    bytecodeDepth: target.bytecodeDepth,
+    define: { CLEW_BUILD_VERSION: JSON.stringify(options.version), CLEW_RELEASE_PUBLIC_KEY: JSON.stringify(options.trustedKeyPem) },
+    compile: { ...CLEW_COMPILE_OPTIONS, target: target.bunTarget, executablePath, outfile },
+  });
+  if (!result.success) {
+    const logs = result.logs.map((log) => String(log)).join("\n");
+    throw new ReleaseError(`building ${platform} failed:\n${logs}`);
+  }
+  if (!existsSync(outfile)) throw new ReleaseError(`building ${platform} reported success but wrote no ${outfile}`);
+  return outfile;
+}
+
+function hostPlatforms(): Platform[] {
+  if (process.platform === "linux" && process.arch === "x64") {
+    if (existsSync("/lib/ld-musl-x86_64.so.1")) return ["linux-x64-musl"];
+    const avx2 = existsSync("/proc/cpuinfo") && /\bavx2\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+    return avx2 ? ["linux-x64", "linux-x64-baseline"] : ["linux-x64-baseline"];
+  }
+  if (process.platform === "linux" && process.arch === "arm64") return ["linux-arm64"];
+  if (process.platform === "darwin") return [process.arch === "arm64" ? "darwin-arm64" : "darwin-x64"];
+  if (process.platform === "win32") return ["windows-x64"];
+  return [];
+}
+
+/** Binaries this machine can run must print the release version: a broken build never gets signed. */
+function smokeTest(platform: Platform, file: string, version: string): void {
+  if (!hostPlatforms().includes(platform)) return;
+  const run = Bun.spawnSync([file, "--version"], { stdout: "pipe", stderr: "pipe", timeout: 10_000 });
+  const printed = run.stdout.toString().trim();
+  if (run.exitCode !== 0 || !printed.includes(version)) {
+    throw new ReleaseError(`${file} --version printed ${JSON.stringify(printed)} (exit ${run.exitCode}), not ${version}: the binary is broken; nothing was signed`);
+  }
+}
+
+async function sha256(file: string): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for await (const chunk of Bun.file(file).stream()) hasher.update(chunk);
+  return hasher.digest("hex");
+}
+
+export async function release(options: ReleaseOptions): Promise<ReleaseManifest> {
+  mkdirSync(options.out, { recursive: true });
+  const platforms: ReleaseManifest["platforms"] = {};
+  for (const platform of options.platforms) {
+    const file = await compile(platform, options);
+    const size = statSync(file).size;
+    console.log(`${platform}: ${releaseFileName(platform)} ${size.toLocaleString("en-US")} bytes`);
+    if (size > SIZE_LIMIT_BYTES) {
+      throw new ReleaseError(
+        `${file} is ${size.toLocaleString("en-US")} bytes, over the ${SIZE_LIMIT_BYTES.toLocaleString("en-US")}-byte limit: lower bytecodeDepth for ${platform} in scripts/release.ts or trim the bundle`,
+      );
+    }
+    smokeTest(platform, file, options.version);
+    const entry: PlatformFile = { file: releaseFileName(platform), size, sha256: await sha256(file) };
+    platforms[platform] = entry;
+  }
+  const manifest: ReleaseManifest = { version: options.version, channel: options.channel, date: new Date().toISOString(), platforms };
+  const bytes = new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`);
+  const signature = sign(null, bytes, options.signingKey).toString("base64");
+  // Sign-then-check: a key pair mismatch here would only surface on users' machines.
+  const check = await verifyManifest(bytes, signature, publicPem(options.signingKey));
+  if (!check.ok) throw new ReleaseError(`the manifest does not verify with the signing key's own public half (${check.message})`);
+  writeFileSync(join(options.out, "manifest.json"), bytes);
+  writeFileSync(join(options.out, "manifest.json.sig"), `${signature}\n`);
+  return manifest;
+}
+
+if (import.meta.main) {
+  try {
+    const options = parseOptions(process.argv.slice(2));
+    const manifest = await release(options);
+    console.log(`released clew ${manifest.version} (${manifest.channel}) for ${Object.keys(manifest.platforms).join(", ")} into ${options.out}`);
+  } catch (error) {
+    if (!(error instanceof ReleaseError)) throw error;
+    console.error(`release: ${error.message}`);
+    process.exit(1);
+  }
+}
