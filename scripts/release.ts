@@ -91,7 +91,8 @@ function loadTrustedKey(path: string): string {
 }
 
 function publicPem(key: KeyObject): string {
-  return createPublicKey(key).export({ type: "spki", format: "pem" }).toString();
+  const publicKey = key.type === "public" ? key : createPublicKey(key);
+  return publicKey.export({ type: "spki", format: "pem" }).toString();
 }
 
 function parsePlatforms(list: string | undefined): Platform[] {
