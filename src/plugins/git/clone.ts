@@ -61,6 +61,13 @@ export async function checkoutRemote(request: CheckoutRequest, dest: string, con
   await mkdir(dest, { recursive: true });
   try {
     const git = await gitIn(dest, context, request.url);
+    if (request.sha === undefined && (request.sparse === undefined || request.sparse.length === 0)) {
+      // The common case, a branch or the default head: one `git clone` process, as a user's own
+      // shallow clone would be (no tags, no background maintenance in a copy clew owns).
+      const branch = request.ref === undefined ? [] : ["--branch", request.ref];
+      await git.raw(["-c", "maintenance.auto=false", "-c", "gc.auto=0", "clone", "-q", "--depth", "1", "--single-branch", "--no-tags", ...branch, request.url, "."]);
+      return await headCommit(dest, context);
+    }
     await git.raw(["init", "-q"]);
     await git.raw(["remote", "add", "origin", request.url]);
     const sparse = request.sparse !== undefined && request.sparse.length > 0;
