@@ -22,11 +22,12 @@ interface Target {
   /** The npm package holding this platform's Bun runtime. */
   runtimePackage: string;
   /**
-   * How deep bytecode goes (undefined: every function). The runtimes differ by up to 27 MB and
+   * How deep bytecode goes (undefined: every function; "none": no bytecode, start-up to the
+   * first request ~2.4× slower). The runtimes differ by up to 27 MB and
    * the bytecode of clew's code is ~8.6 MB, so each platform gets the most start-up speed its
-   * runtime leaves room for under SIZE_LIMIT_BYTES (sizes in /work/notes/readme-release.md).
+   * runtime leaves room for under SIZE_LIMIT_BYTES (sizes: README, "Releasing").
    */
-  bytecodeDepth: number | undefined;
+  bytecodeDepth: number | undefined | "none";
 }
 
 const TARGETS: Record<Platform, Target> = {
@@ -185,7 +186,7 @@ async function compile(platform: Platform, options: ReleaseOptions): Promise<str
   rmSync(outfile, { force: true });
   const result = await Bun.build({
     ...CLEW_BUILD_OPTIONS,
-    bytecodeDepth: target.bytecodeDepth,
+    ...(target.bytecodeDepth === "none" ? { bytecode: false } : { bytecodeDepth: target.bytecodeDepth }),
     define: { CLEW_BUILD_VERSION: JSON.stringify(options.version), CLEW_RELEASE_PUBLIC_KEY: JSON.stringify(options.trustedKeyPem) },
     compile: { ...CLEW_COMPILE_OPTIONS, target: target.bunTarget, executablePath, outfile },
   });
@@ -234,7 +235,7 @@ export async function release(options: ReleaseOptions): Promise<ReleaseManifest>
     console.log(`${platform}: ${releaseFileName(platform)} ${size.toLocaleString("en-US")} bytes`);
     if (size > SIZE_LIMIT_BYTES) {
       throw new ReleaseError(
-        `${file} is ${size.toLocaleString("en-US")} bytes, over the ${SIZE_LIMIT_BYTES.toLocaleString("en-US")}-byte limit: lower bytecodeDepth for ${platform} in scripts/release.ts or trim the bundle`,
+        `${file} is ${size.toLocaleString("en-US")} bytes, over the ${SIZE_LIMIT_BYTES.toLocaleString("en-US")}-byte limit: lower bytecodeDepth for ${platform} in scripts/release.ts (below 0 is "none") or trim the bundle (README, "Releasing", says what it holds)`,
       );
     }
     smokeTest(platform, file, options.version);
