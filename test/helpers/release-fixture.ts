@@ -1,7 +1,7 @@
 /**
- * Test releases: a clew binary compiled with a release version and trusted public key embedded
- * (the two `define`s scripts/release.ts sets), and release folders holding per-platform files, a
- * manifest and its Ed25519 signature made with a throwaway key.
+ * Test releases: real ones made by scripts/release.ts with a throwaway Ed25519 key, and
+ * hand-signed release folders laid out the same way for the cases a real release never produces
+ * (wrong platform, a failing binary, another key).
  */
 import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -20,19 +20,17 @@ export function throwawayKey(): ReleaseKey {
   return { privateKey, publicPem: publicKey.export({ type: "spki", format: "pem" }).toString() };
 }
 
-/** Compiles clew as a release would, minus bytecode (the tests need behaviour, not start-up speed). */
-export async function buildReleaseBinary(outfile: string, version: string, trustedPublicPem: string): Promise<void> {
-  const result = await Bun.build({
-    entrypoints: [join(ROOT, "src/main.ts")],
-    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
-    minify: true,
-    format: "esm",
-    splitting: true,
-    sourcemap: "none",
-    target: "bun",
-    define: { CLEW_BUILD_VERSION: JSON.stringify(version), CLEW_RELEASE_PUBLIC_KEY: JSON.stringify(trustedPublicPem) },
-  });
-  if (!result.success) throw new Error(`build of ${outfile} failed: ${result.logs.map(String).join("\n")}`);
+/**
+ * Makes a real release of clew for one platform with scripts/release.ts, signed with `key`
+ * (whose public half the binary embeds); returns the path of the platform's binary in `out`.
+ */
+export function releaseWithScript(out: string, version: string, key: ReleaseKey, platform: Platform): string {
+  mkdirSync(out, { recursive: true });
+  const signingKey = join(out, "..", `signing-${version}.pem`);
+  writeFileSync(signingKey, key.privateKey.export({ type: "pkcs8", format: "pem" }).toString(), { mode: 0o600 });
+  const run = Bun.spawnSync(["bun", join(ROOT, "scripts/release.ts"), "--version", version, "--out", out, "--signing-key", signingKey, "--platforms", platform], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(`scripts/release.ts failed (${run.exitCode}): ${run.stderr.toString()}`);
+  return join(out, releaseFileName(platform));
 }
 
 export function sha256File(path: string): string {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tempDirectory } from "../helpers/clew-process.ts";
-import { buildReleaseBinary, type ReleaseKey, sha256File, throwawayKey, writeRelease } from "../helpers/release-fixture.ts";
+import { releaseWithScript, type ReleaseKey, sha256File, throwawayKey, writeRelease } from "../helpers/release-fixture.ts";
 import { releaseFileName, type Platform } from "../../src/update/manifest.ts";
 import { machineFacts, platformFor } from "../../src/update/platform.ts";
 
@@ -23,10 +23,8 @@ beforeAll(async () => {
   key = throwawayKey();
   keyFile = join(root, "release.pem");
   writeFileSync(keyFile, key.publicPem);
-  binary = join(root, "build/clew");
-  await buildReleaseBinary(binary, "1.2.3", key.publicPem);
   releases = join(root, "releases");
-  writeRelease(join(releases, "good/latest"), { version: "1.2.3", files: { [platform]: binary }, key });
+  binary = releaseWithScript(join(releases, "good/latest"), "1.2.3", key, platform);
   writeRelease(join(releases, "other-key/latest"), { version: "1.2.3", files: { [platform]: binary }, key: throwawayKey() });
   writeRelease(join(releases, "tampered/latest"), {
     version: "1.2.3",

@@ -1,10 +1,10 @@
 // clew update through the compiled binary against releases served from 127.0.0.1: each check
 // that can reject an update does so by name and leaves the installed binary byte-identical.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tempDirectory } from "../helpers/clew-process.ts";
-import { buildReleaseBinary, type ReleaseKey, sha256File, throwawayKey, writeRelease } from "../helpers/release-fixture.ts";
+import { releaseWithScript, type ReleaseKey, sha256File, throwawayKey, writeRelease } from "../helpers/release-fixture.ts";
 import { releaseFileName, type Platform } from "../../src/update/manifest.ts";
 import { machineFacts, platformFor } from "../../src/update/platform.ts";
 import { checkPendingRollback, markStartupHealthy } from "../../src/update/rollback.ts";
@@ -26,36 +26,23 @@ beforeAll(async () => {
   root = tempDirectory("clew-self-update-");
   key = throwawayKey();
   otherKey = throwawayKey();
-  v1 = join(root, "build/clew-1.0.0");
-  v2 = join(root, "build/clew-2.0.0");
-  await buildReleaseBinary(v1, "1.0.0", key.publicPem);
-  await buildReleaseBinary(v2, "2.0.0", key.publicPem);
+  v1 = releaseWithScript(join(root, "made/1.0.0"), "1.0.0", key, platform);
+  const release2 = join(root, "made/2.0.0");
+  v2 = releaseWithScript(release2, "2.0.0", key, platform);
   const releases = join(root, "releases");
   const at = (name: string) => join(releases, name, "latest");
-  writeRelease(at("good"), { version: "2.0.0", files: { [platform]: v2 }, key });
-  writeRelease(at("slow"), { version: "2.0.0", files: { [platform]: v2 }, key });
-  writeRelease(at("tampered"), {
-    version: "2.0.0",
-    files: { [platform]: v2 },
-    key,
-    tamper: (folder) => {
-      const file = join(folder, releaseFileName(platform));
-      const bytes = readFileSync(file);
-      bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0xff;
-      writeFileSync(file, bytes);
-    },
-  });
+  // Real releases as scripts/release.ts wrote them, then broken after signing where a case needs it.
+  for (const name of ["good", "slow", "tampered", "truncated"]) cpSync(release2, at(name), { recursive: true });
+  const served = (name: string) => join(at(name), releaseFileName(platform));
+  const tampered = readFileSync(served("tampered"));
+  tampered[tampered.length - 100] = (tampered[tampered.length - 100] ?? 0) ^ 0xff;
+  writeFileSync(served("tampered"), tampered);
+  truncateSync(served("truncated"), Math.floor(tampered.length / 2));
   writeRelease(at("other-key"), { version: "2.0.0", files: { [platform]: v2 }, key: otherKey });
-  writeRelease(at("truncated"), {
-    version: "2.0.0",
-    files: { [platform]: v2 },
-    key,
-    tamper: (folder, manifest) => truncateSync(join(folder, releaseFileName(platform)), Math.floor((manifest.platforms[platform]?.size ?? 0) / 2)),
-  });
   const elsewhere: Platform = platform === "darwin-arm64" ? "linux-arm64" : "darwin-arm64";
   writeRelease(at("no-build-here"), { version: "2.0.0", files: { [elsewhere]: v2 }, key });
   // A signed manifest that lists a macOS executable as this platform's build.
-  const macho = join(root, "build/macho");
+  const macho = join(root, "made/macho");
   writeFileSync(macho, Buffer.concat([Buffer.from([0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0x00, 0x00, 0x01]), Buffer.alloc(4096, 1)]));
   writeRelease(at("wrong-platform"), { version: "2.0.0", files: { [platform]: macho }, key });
   // A real executable of this platform whose --version fails.
