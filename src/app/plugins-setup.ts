@@ -13,13 +13,13 @@ import { dirname, join, resolve } from "node:path";
 import type { ComponentSource } from "../extensions/types.ts";
 import { pluginSource } from "../extensions/sources.ts";
 import type { HookSource } from "../hooks/types.ts";
-import type { McpServerEntry } from "../mcp/types.ts";
+import type { McpServerConfig, McpServerEntry } from "../mcp/types.ts";
 import type { LoadedPlugin, MarketplaceEntry, PluginProblem } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 
 export interface SessionPlugins {
   /** `name@marketplace` of every plugin that loaded, for stream-json `system/init.plugins`. */
@@ -32,8 +32,21 @@ export interface SessionPlugins {
   problems: string[];
 }
 
-interface PluginAtRoot {
+/** A plugin's MCP servers checked once (zod), kept in the index: a warm start only expands variables. */
+interface CheckedServer {
+  name: string;
+  file: string;
+  config?: McpServerConfig;
+  hash: string;
+  problems: string[];
+}
+
+interface IndexedPlugin {
   plugin: LoadedPlugin;
+  servers: CheckedServer[];
+}
+
+interface PluginAtRoot extends IndexedPlugin {
   dataDir: string;
   immutable: boolean;
 }
@@ -53,16 +66,16 @@ function indexPath(pluginsDir: string, key: string): string {
   return join(pluginsDir, "index", `session-${Bun.hash(key).toString(36)}.json`);
 }
 
-function readIndex(path: string): LoadedPlugin[] | undefined {
+function readIndex(path: string): IndexedPlugin[] | undefined {
   try {
-    const stored = JSON.parse(readFileSync(path, "utf8")) as { version?: number; plugins?: LoadedPlugin[] };
+    const stored = JSON.parse(readFileSync(path, "utf8")) as { version?: number; plugins?: IndexedPlugin[] };
     return stored.version === INDEX_VERSION && Array.isArray(stored.plugins) ? stored.plugins : undefined;
   } catch {
     return undefined;
   }
 }
 
-function writeIndex(path: string, plugins: readonly LoadedPlugin[]): void {
+function writeIndex(path: string, plugins: readonly IndexedPlugin[]): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileAtomicSync(path, JSON.stringify({ version: INDEX_VERSION, plugins }));
@@ -80,20 +93,29 @@ function hookSourcesOf(entry: PluginAtRoot): HookSource[] {
   }));
 }
 
+/** Checks a plugin's server definitions (the MCP config layer's rules); done once per install. */
+async function checkServers(plugin: LoadedPlugin, homeDir: string): Promise<CheckedServer[]> {
+  const servers = Object.entries(plugin.mcpServers);
+  if (servers.length === 0) return [];
+  const { parseEntry, definitionHash, formatMcpProblem } = await import("./mcp-config.ts");
+  return servers.map(([name, { file, config }]) => {
+    const parsed = parseEntry({ file, base: "mcpServers" }, name, config);
+    return { name, file, ...(parsed.config ? { config: parsed.config } : {}), hash: definitionHash(config), problems: parsed.problems.map((problem) => `clew: ${formatMcpProblem(problem, homeDir).replace(/^clew: /, "")}`) };
+  });
+}
+
 /** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` and the environment. */
 async function pluginServers(entry: PluginAtRoot, env: Environment, problems: string[]): Promise<McpServerEntry[]> {
-  const servers = Object.entries(entry.plugin.mcpServers);
-  if (servers.length === 0) return [];
-  const [{ parseEntry, definitionHash, formatMcpProblem }, { expandConfig }] = await Promise.all([import("./mcp-config.ts"), import("../mcp/config/expand.ts")]);
+  if (entry.servers.length === 0) return [];
+  const { expandConfig } = await import("../mcp/config/expand.ts");
   const vars = { ...env.childEnv, CLAUDE_PLUGIN_ROOT: entry.plugin.root, CLAUDE_PLUGIN_DATA: entry.dataDir, CLAUDE_PROJECT_DIR: env.cwd };
   const out: McpServerEntry[] = [];
-  for (const [name, { file, config }] of servers) {
-    const parsed = parseEntry({ file, base: "mcpServers" }, name, config);
-    for (const problem of parsed.problems) problems.push(`clew: ${formatMcpProblem(problem, env.homeDir).replace(/^clew: /, "")}`);
-    if (!parsed.config) continue;
-    const expanded = expandConfig(parsed.config, vars);
+  for (const server of entry.servers) {
+    problems.push(...server.problems);
+    if (!server.config) continue;
+    const expanded = expandConfig(server.config, vars);
     // Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`.
-    out.push({ name: `plugin_${entry.plugin.name}_${name}`, scope: "plugin", origin: file, config: expanded.config, missingVars: expanded.missing, hash: definitionHash(config), pluginRoot: entry.plugin.root });
+    out.push({ name: `plugin_${entry.plugin.name}_${server.name}`, scope: "plugin", origin: server.file, config: expanded.config, missingVars: expanded.missing, hash: server.hash, pluginRoot: entry.plugin.root });
   }
   return out;
 }
@@ -129,7 +151,9 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   const { env } = input;
   const ids = enabledIds(input.loaded);
   if (ids.length === 0 && input.pluginDirs.length === 0) return undefined;
-  const [{ loadPlugin }, { enabledPluginRoots }] = await Promise.all([import("../plugins/load.ts"), import("../plugins/install/enabled.ts")]);
+  const { enabledPluginRoots } = await import("../plugins/install/enabled.ts");
+  // The loader is needed only for --plugin-dir folders and installs not in the index yet.
+  const loader = async () => (await import("../plugins/load.ts")).loadPlugin;
   const problems: string[] = [];
   const entries: PluginAtRoot[] = [];
 
@@ -137,9 +161,9 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   const inline = new Set<string>();
   for (const dir of input.pluginDirs) {
     const root = resolve(env.cwd, dir);
-    const plugin = loadPlugin({ root, marketplace: "inline" });
+    const plugin = (await loader())({ root, marketplace: "inline" });
     inline.add(plugin.name);
-    entries.push({ plugin, dataDir: join(env.pluginsDir, "data", `${plugin.name}-inline`), immutable: false });
+    entries.push({ plugin, servers: await checkServers(plugin, env.homeDir), dataDir: join(env.pluginsDir, "data", `${plugin.name}-inline`), immutable: false });
   }
 
   const roots = ids.length === 0 ? [] : enabledPluginRoots({ enabledPlugins: input.loaded.settings.enabledPlugins, pluginsDir: env.pluginsDir, projectDir: env.cwd });
@@ -150,19 +174,21 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   });
   const key = JSON.stringify([INDEX_VERSION, usable.map((root) => [root.id, root.root, root.record?.contentHash ?? ""])]);
   const path = indexPath(env.pluginsDir, key);
-  let installed: LoadedPlugin[] | undefined = usable.length === 0 ? [] : readIndex(path);
+  let installed: IndexedPlugin[] | undefined = usable.length === 0 ? [] : readIndex(path);
   if (!installed) {
-    const entryOf = await marketplaceEntries(env.pluginsDir);
-    installed = usable.map((root) => {
+    const [entryOf, loadPlugin] = await Promise.all([marketplaceEntries(env.pluginsDir), loader()]);
+    installed = [];
+    for (const root of usable) {
       // A `strict: false` entry is the plugin's manifest: the install copied the files, not the entry.
       const found = entryOf(root.marketplace, root.name);
-      return loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
-    });
+      const plugin = loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
+      installed.push({ plugin, servers: await checkServers(plugin, env.homeDir) });
+    }
     writeIndex(path, installed);
   }
   usable.forEach((root, index) => {
-    const plugin = installed?.[index];
-    if (plugin) entries.push({ plugin, dataDir: root.dataDir, immutable: true });
+    const indexed = installed?.[index];
+    if (indexed) entries.push({ ...indexed, dataDir: root.dataDir, immutable: true });
   });
 
   const result: SessionPlugins = { ids: [], sources: [], hookSources: [], mcpServers: [], binDirs: [], problems };
