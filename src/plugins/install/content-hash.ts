@@ -58,9 +58,20 @@ export function contentHash(root: string): string {
 }
 
 export function listingStamp(root: string): string {
-  const lines = sortedEntries(root).map((entry) =>
-    JSON.stringify([entry.path, entry.stats.isSymbolicLink() ? "link" : "file", entry.stats.size, Math.trunc(entry.stats.mtimeMs), entry.stats.mode & 0o777]),
-  );
+  // Directories come from the listing itself (no stat); only files and links are stat'ed.
+  const lines: string[] = [];
+  const walkNames = (prefix: string): void => {
+    for (const entry of readdirSync(prefix === "" ? root : join(root, prefix), { withFileTypes: true })) {
+      const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) walkNames(path);
+      else if (entry.isFile() || entry.isSymbolicLink()) {
+        const stats = lstatSync(join(root, path));
+        lines.push(`${path}\u0000${entry.isSymbolicLink() ? "link" : "file"}\u0000${stats.size}\u0000${Math.trunc(stats.mtimeMs)}\u0000${stats.mode & 0o777}`);
+      }
+    }
+  };
+  walkNames("");
+  lines.sort();
   return sha256(lines.join("\n"));
 }
 

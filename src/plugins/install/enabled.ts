@@ -6,7 +6,7 @@
  */
 import type { InstallRecord, PluginProblem } from "../types.ts";
 import { pluginDataDir } from "./cache.ts";
-import { installedFile, readInstalled, recordsFor, type StoredInstallRecord } from "./records.ts";
+import { installedFile, readInstalled, recordsFor, writeInstalled, type StoredInstallRecord } from "./records.ts";
 import { verifyInstallQuick } from "./verify.ts";
 
 export interface EnabledPluginsInput {
@@ -53,6 +53,7 @@ export function enabledPluginRoots(input: EnabledPluginsInput): EnabledPluginRoo
   }
   // Plugin ids match case-insensitively (plugins.md §1).
   const byLowerId = new Map(Object.keys(installed.data.plugins).map((id) => [id.toLowerCase(), id]));
+  let restamped = false;
   for (const [id, on] of Object.entries(input.enabledPlugins ?? {})) {
     if (on !== true) continue;
     const parts = splitId(id);
@@ -74,12 +75,23 @@ export function enabledPluginRoots(input: EnabledPluginsInput): EnabledPluginRoo
       verdict = { ok: false, reason: `it could not be checked (${error instanceof Error ? error.message : String(error)})` };
     }
     const found = { ...base, id: storedId, root: record.installPath, dataDir: pluginDataDir(input.pluginsDir, storedId), record };
+    if (verdict.ok && "restamp" in verdict && verdict.restamp !== undefined) {
+      record.listingStamp = verdict.restamp;
+      restamped = true;
+    }
     if (verdict.ok) results.push({ ...found, verified: true });
     else {
       results.push({
         ...found,
         problem: { level: "error", code: "plugin-cache-mismatch", file: record.installPath, message: `Plugin ${storedId} was not loaded: ${verdict.reason}. Reinstall it with \`clew plugin install ${storedId}${record.scope === "user" ? "" : ` -s ${record.scope}`}\`.` },
       });
+    }
+  }
+  if (restamped) {
+    try {
+      writeInstalled(input.pluginsDir, installed.data);
+    } catch {
+      // Not saved: the next start re-hashes those trees again, which costs time, not safety.
     }
   }
   return results;

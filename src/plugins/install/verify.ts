@@ -30,14 +30,19 @@ export function verifyInstall(record: InstallRecord): Verdict {
   return { ok: true };
 }
 
-/** Start-up form: no file is read while the stamp (paths, sizes, mtimes) is the one stored. */
-export function verifyInstallQuick(record: StoredInstallRecord): Verdict {
-  if (record.listingStamp !== undefined) {
-    try {
-      if (listingStamp(record.installPath) === record.listingStamp) return { ok: true };
-    } catch {
-      // Missing or unreadable: the full check below says which.
-    }
+/**
+ * Start-up form: no file is read while the stamp (paths, sizes, mtimes) is the one stored. When
+ * the stamp moved but the content still hashes the same (a `touch`, a copy that kept the bytes),
+ * the fresh stamp comes back so the caller can store it and skip the re-hash next time.
+ */
+export function verifyInstallQuick(record: StoredInstallRecord): Verdict & { restamp?: string } {
+  let current: string | undefined;
+  try {
+    current = listingStamp(record.installPath);
+    if (current === record.listingStamp) return { ok: true };
+  } catch {
+    // Missing or unreadable: the full check below says which.
   }
-  return verifyInstall(record);
+  const verdict = verifyInstall(record);
+  return verdict.ok && current !== undefined ? { ok: true, restamp: current } : verdict;
 }

@@ -111,11 +111,14 @@ describe("verifyInstall", () => {
     expect(verifyInstallQuick(record)).toEqual(expected);
   });
 
-  test("the quick check re-hashes when only mtimes moved, and accepts unchanged content", () => {
+  test("the quick check re-hashes when only mtimes moved, accepts unchanged content and hands back the fresh stamp", () => {
     const record = installed();
     utimesSync(join(record.installPath, "commands/fmt.md"), 1000, 1000);
-    expect(listingStamp(record.installPath)).not.toBe(record.listingStamp);
-    expect(verifyInstallQuick(record)).toEqual({ ok: true });
+    const fresh = listingStamp(record.installPath);
+    expect(fresh).not.toBe(record.listingStamp);
+    expect(verifyInstallQuick(record)).toEqual({ ok: true, restamp: fresh });
+    // Stored, the next check needs no re-hash.
+    expect(verifyInstallQuick({ ...record, listingStamp: fresh })).toEqual({ ok: true });
   });
 
   test("a missing cache folder is named", () => {
