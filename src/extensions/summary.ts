@@ -12,7 +12,7 @@ import { IndexCache } from "./index-cache.ts";
 import { scanSource } from "./scan.ts";
 import type { ComponentSource, ExtensionProblem } from "./types.ts";
 
-const SUMMARY_VERSION = 2;
+const SUMMARY_VERSION = 3;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -49,6 +49,12 @@ function summaryPath(cacheDir: string, sources: readonly ComponentSource[], budg
 function fingerprint(sources: readonly ComponentSource[], cacheDir: string): string | undefined {
   const parts: string[] = [];
   for (const source of sources) {
+    // A versioned install never changes in place (the plugin layer checks its files at start-up,
+    // and an update is a new folder): its folder names its content, so no file of it is read here.
+    if (source.immutable) {
+      parts.push(`\u0002${source.root}`);
+      continue;
+    }
     const cache = IndexCache.open(cacheDir, source);
     const entries = cache.storedEntries() ?? scanSource(source).entries;
     for (const entry of entries) {
