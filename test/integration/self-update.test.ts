@@ -180,6 +180,18 @@ describe("clew update", () => {
     expect(refused.stderr.split("\n")[0]?.startsWith("clew update: the signature check failed:")).toBe(true);
   });
 
+  test("downloads go through HTTP_PROXY, and NO_PROXY hosts are reached directly (a failure names the host)", async () => {
+    const install = freshInstall();
+    // The release server doubles as the proxy: a proxied request carries the absolute URL.
+    const proxied = { CLEW_UPDATE_URL: "http://releases.invalid/good/latest", HTTP_PROXY: `http://127.0.0.1:${server.port}` };
+    const direct = await run(install.binary, ["update"], envFor(install, "good", { ...proxied, NO_PROXY: "releases.invalid" }));
+    expect(direct.code).toBe(1);
+    expect(direct.stderr.split("\n")[0]).toStartWith("clew update: the source check failed: could not reach releases.invalid for http://releases.invalid/good/latest/manifest.json: ");
+    const viaProxy = await run(install.binary, ["update"], envFor(install, "good", proxied));
+    expect(viaProxy.code).toBe(0);
+    expect(await versionOf(install.binary)).toBe("2.0.0 (clew)");
+  });
+
   test("a pinned version is never replaced (CLEW_PIN_VERSION and setting pinnedVersion)", async () => {
     const install = freshInstall();
     const before = sha256File(install.binary);
