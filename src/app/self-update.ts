@@ -75,13 +75,14 @@ export function selfRollback(context: UpdateContext): { ok: true } | { ok: false
 }
 
 /**
- * For the very start of `clew` (cheap: one stat when no update is pending). On `rolled-back`,
+ * For the very start of `clew` (cheap: one stat when no update is pending); `session`: this start
+ * runs a session (only those are watched after an update; every start restores). On `rolled-back`,
  * print `clew <from> did not start after the update; restored <to>` and re-run `binaryPath`.
  */
-export function startupRollbackCheck(env: Environment, runningVersion: string): StartupCheck {
+export function startupRollbackCheck(env: Environment, runningVersion: string, session: boolean): StartupCheck {
   const binary = binaryOf(env);
   if (binary.fromSource) return { kind: "none" };
-  return checkPendingRollback({ stateDir: updateStateDir(env.configDir), binaryPath: binary.path, runningVersion });
+  return checkPendingRollback({ stateDir: updateStateDir(env.configDir), binaryPath: binary.path, runningVersion, session });
 }
 
 /** For the moment the first model request of a session has been sent. */

@@ -50,11 +50,12 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Call once at the very start of `clew` (before any work that could crash). Costs one stat when
- * no update is pending. On `rolled-back` the running process is the bad version: print a notice
- * and re-run `binaryPath` with the same arguments.
+ * Call once at the very start of `clew` (before any work that could crash), with `session` true
+ * when this start will run a session (interactive or -p). Costs one stat when no update is
+ * pending. On `rolled-back` the running process is the bad version: print a notice and re-run
+ * `binaryPath` with the same arguments.
  */
-export function checkPendingRollback(input: { stateDir: string; binaryPath: string; runningVersion: string }): StartupCheck {
+export function checkPendingRollback(input: { stateDir: string; binaryPath: string; runningVersion: string; session: boolean }): StartupCheck {
   const path = stateFiles.pending(input.stateDir);
   if (!existsSync(path)) return { kind: "none" };
   const pending = readPending(input.stateDir);
@@ -65,7 +66,8 @@ export function checkPendingRollback(input: { stateDir: string; binaryPath: stri
   if (pending.binary !== input.binaryPath) return { kind: "none" };
   if (pending.state === "installed") {
     // The old process that ran the update (or another version) starting again is not the new version's first start.
-    if (pending.version !== input.runningVersion) return { kind: "none" };
+    // Only a session start is watched: `clew --version`, `clew update` or `clew config` failing says nothing about the new version.
+    if (pending.version !== input.runningVersion || !input.session) return { kind: "none" };
     writeJsonAtomic(path, { ...pending, state: "starting", pid: process.pid } satisfies PendingStart);
     process.once("exit", (code) => {
       const now = readPending(input.stateDir);

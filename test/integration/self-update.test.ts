@@ -229,7 +229,7 @@ describe("rollback of a version whose first start crashes", () => {
   async function firstStart(install: Install, ending: "crash" | "clean" | "healthy-then-crash"): Promise<string> {
     const script = [
       `import { checkPendingRollback, markStartupHealthy } from ${JSON.stringify(join(ROOT, "src/update/rollback.ts"))};`,
-      `const check = checkPendingRollback({ stateDir: ${JSON.stringify(updateStateDir(install.configDir))}, binaryPath: ${JSON.stringify(install.binary)}, runningVersion: "2.0.0" });`,
+      `const check = checkPendingRollback({ stateDir: ${JSON.stringify(updateStateDir(install.configDir))}, binaryPath: ${JSON.stringify(install.binary)}, runningVersion: "2.0.0", session: true });`,
       "console.log(check.kind);",
       ending === "healthy-then-crash" ? `markStartupHealthy(${JSON.stringify(updateStateDir(install.configDir))});` : "",
       ending === "clean" ? "process.exit(0);" : "process.kill(process.pid, 'SIGKILL');",
@@ -239,17 +239,27 @@ describe("rollback of a version whose first start crashes", () => {
     return stdout.trim();
   }
 
-  const nextStart = (install: Install, runningVersion: string) =>
-    checkPendingRollback({ stateDir: updateStateDir(install.configDir), binaryPath: install.binary, runningVersion });
+  const nextStart = (install: Install, runningVersion: string, session = true) =>
+    checkPendingRollback({ stateDir: updateStateDir(install.configDir), binaryPath: install.binary, runningVersion, session });
 
   test("a first start killed before its first request: the next start restores clew.previous", async () => {
     const install = await updatedInstall();
+    // A start that runs no session (clew update, --version) is not watched.
+    expect(nextStart(install, "2.0.0", false)).toEqual({ kind: "none" });
     expect(await firstStart(install, "crash")).toBe("first-start");
     expect(nextStart(install, "2.0.0")).toEqual({ kind: "rolled-back", from: "2.0.0", to: "1.0.0", binaryPath: install.binary });
     expect(sha256File(install.binary)).toBe(sha256File(v1));
+    expect(sha256File(`${install.binary}.previous`)).toBe(sha256File(v2));
     expect(await versionOf(install.binary)).toBe("1.0.0 (clew)");
     expect(badVersions(updateStateDir(install.configDir))).toEqual(["2.0.0"]);
     expect(nextStart(install, "1.0.0")).toEqual({ kind: "none" });
+    // The background check does not bring the bad version back.
+    const pem = join(install.configDir, "release.pem");
+    writeFileSync(pem, key.publicPem);
+    const base = readEnvironment(envFor(install, "good", { CLEW_TRUSTED_KEY: pem }), root);
+    const env = { ...base, update: { ...base.update, executablePath: install.binary } };
+    expect(await backgroundUpdateNotice(env, {}, "1.0.0", new Date("2026-12-05T10:00:00Z"))).toBeUndefined();
+    expect(sha256File(install.binary)).toBe(sha256File(v1));
   });
 
   test("a first start that exits cleanly or sends its first request keeps the new version", async () => {
