@@ -10,6 +10,8 @@ import { releaseFileName, type Platform } from "../../src/update/manifest.ts";
 import { machineFacts, platformFor } from "../../src/update/platform.ts";
 
 const SCRIPT = resolve(import.meta.dir, "../../scripts/install.sh");
+// dash is a strict POSIX sh (and Debian's /bin/sh); elsewhere the system sh.
+const SH = Bun.which("dash") ?? "sh";
 const platform = platformFor(machineFacts()) as Platform;
 let root = "";
 let key: ReleaseKey;
@@ -63,7 +65,7 @@ async function install(source: string, extra: Record<string, string> = {}) {
   const home = join(root, `home-${++homes}`);
   mkdirSync(home, { recursive: true });
   const env = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, CLEW_DOWNLOAD_URL: source, CLEW_TRUSTED_KEY: keyFile, ...extra };
-  const child = Bun.spawn(["dash", SCRIPT], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([SH, SCRIPT], { cwd: home, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { home, code, stdout, stderr, bin: join(home, ".local/bin") };
 }
@@ -121,7 +123,7 @@ describe("install.sh", () => {
       mkdirSync(bin, { recursive: true });
       writeFileSync(join(bin, "clew"), "#!/bin/sh\necho 0.9.0\n", { mode: 0o755 });
       const before = sha256File(join(bin, "clew"));
-      const child = Bun.spawn(["dash", SCRIPT], { env: { PATH: "/usr/bin:/bin", HOME: home, CLEW_DOWNLOAD_URL: join(releases, release, "latest"), CLEW_TRUSTED_KEY: keyFile }, stdout: "pipe", stderr: "pipe" });
+      const child = Bun.spawn([SH, SCRIPT], { env: { PATH: "/usr/bin:/bin", HOME: home, CLEW_DOWNLOAD_URL: join(releases, release, "latest"), CLEW_TRUSTED_KEY: keyFile }, stdout: "pipe", stderr: "pipe" });
       expect(await child.exited).toBe(1);
       expect(readdirSync(bin)).toEqual(["clew"]);
       expect(sha256File(join(bin, "clew"))).toBe(before);

@@ -192,6 +192,25 @@ describe("clew update", () => {
     expect(await versionOf(install.binary)).toBe("2.0.0 (clew)");
   });
 
+  test("a TLS failure names the host and says it is the certificate", async () => {
+    const install = freshInstall();
+    const tlsDir = join(root, "tls");
+    mkdirSync(tlsDir, { recursive: true });
+    const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", join(tlsDir, "key.pem"), "-out", join(tlsDir, "cert.pem")], { stdout: "pipe", stderr: "pipe" });
+    expect(made.exitCode).toBe(0);
+    const selfSigned = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { cert: Bun.file(join(tlsDir, "cert.pem")), key: Bun.file(join(tlsDir, "key.pem")) }, fetch: () => new Response("{}") });
+    try {
+      const result = await run(install.binary, ["update"], envFor(install, "good", { CLEW_UPDATE_URL: `https://127.0.0.1:${selfSigned.port}/good/latest` }));
+      expect(result.code).toBe(1);
+      expect(result.stderr.split("\n")[0]).toBe(
+        `clew update: the source check failed: TLS error talking to 127.0.0.1:${selfSigned.port} (DEPTH_ZERO_SELF_SIGNED_CERT): the certificate was not accepted; a proxy that intercepts TLS needs its CA in NODE_EXTRA_CA_CERTS`,
+      );
+      expect(sha256File(install.binary)).toBe(sha256File(v1));
+    } finally {
+      selfSigned.stop(true);
+    }
+  });
+
   test("a pinned version is never replaced (CLEW_PIN_VERSION and setting pinnedVersion)", async () => {
     const install = freshInstall();
     const before = sha256File(install.binary);
