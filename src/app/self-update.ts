@@ -1,11 +1,9 @@
 /**
  * The seam between the CLI and update/: turns the environment and merged settings into what an
- * update needs (source, channel, pin, trusted key, binary path, platform, state folder), and the
- * three calls a session makes — the start-up rollback check, the first-request mark, the
- * background check.
+ * update needs (source, channel, pin, trusted key, binary path, platform, state folder), for
+ * `clew update` and the background check. The start-up calls live in update-startup.ts, which
+ * stays light.
  */
-import { realpathSync } from "node:fs";
-import { basename } from "node:path";
 import type { Environment } from "../settings/paths.ts";
 import { runUpdate, type UpdateOutcome } from "../update/apply.ts";
 import { backgroundUpdateCheck, lastUpdateCheck, type LastCheck } from "../update/background.ts";
@@ -13,8 +11,9 @@ import { trustedReleaseKey } from "../update/build-info.ts";
 import type { Platform } from "../update/manifest.ts";
 import { machineFacts, platformFor } from "../update/platform.ts";
 import { updatePolicy, type UpdatePolicy, type UpdateSettings } from "../update/policy.ts";
-import { checkPendingRollback, markStartupHealthy, rollbackNow, type StartupCheck } from "../update/rollback.ts";
+import { rollbackNow, type StartupCheck } from "../update/rollback.ts";
 import { updateStateDir } from "../update/state.ts";
+import { binaryOf } from "./update-startup.ts";
 
 export type { StartupCheck, UpdateOutcome, UpdatePolicy };
 
@@ -26,16 +25,6 @@ export interface UpdateContext {
   platform: Platform | undefined;
   /** Running from source under bun: there is no clew binary to replace. */
   fromSource: boolean;
-}
-
-function binaryOf(env: Environment): { path: string; fromSource: boolean } {
-  let path = env.update.executablePath;
-  try {
-    path = realpathSync(path);
-  } catch {
-    // A binary deleted while running keeps its recorded path; the update then fails at the swap, naming it.
-  }
-  return { path, fromSource: /^bun(\.exe)?$/i.test(basename(path)) };
 }
 
 export function updateContext(env: Environment, settings: UpdateSettings, runningVersion: string, channel?: "latest" | "stable"): UpdateContext {
@@ -72,22 +61,6 @@ export async function selfUpdate(
 
 export function selfRollback(context: UpdateContext): { ok: true } | { ok: false; message: string } {
   return rollbackNow({ stateDir: context.stateDir, binaryPath: context.binaryPath, currentVersion: context.runningVersion });
-}
-
-/**
- * For the very start of `clew` (cheap: one stat when no update is pending); `session`: this start
- * runs a session (only those are watched after an update; every start restores). On `rolled-back`,
- * print `clew <from> did not start after the update; restored <to>` and re-run `binaryPath`.
- */
-export function startupRollbackCheck(env: Environment, runningVersion: string, session: boolean): StartupCheck {
-  const binary = binaryOf(env);
-  if (binary.fromSource) return { kind: "none" };
-  return checkPendingRollback({ stateDir: updateStateDir(env.configDir), binaryPath: binary.path, runningVersion, session });
-}
-
-/** For the moment the first model request of a session has been sent. */
-export function startupHealthy(env: Environment): void {
-  markStartupHealthy(updateStateDir(env.configDir));
 }
 
 /** For after the first request: at most once a day, never throws; the notice line to show, if any. */
