@@ -13,6 +13,7 @@ import { createStreamFn, preloadSdk } from "../model/client.ts";
 import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.ts";
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
+import type { LoadedSettings } from "../settings/types.ts";
 import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir } from "../settings/paths.ts";
 import { isSessionId, transcriptPath } from "../store/sessions.ts";
@@ -54,11 +55,19 @@ const GC_EVERY_REQUESTS = 6;
 const DEFAULT_HELPER_DEPTH = 2;
 const DEFAULT_CONCURRENT_HELPERS = 10;
 
-/** Marketplaces due for auto-update (marketplaces.md §10), refreshed in the background; failures keep the last good copy. */
-async function refreshMarketplaces(env: SessionOptions["env"]): Promise<void> {
-  if (!existsSync(join(env.pluginsDir, "known_marketplaces.json"))) return;
-  const { updateMarketplacesInBackground } = await import("./plugin-marketplaces.ts");
-  await updateMarketplacesInBackground(env).catch(() => undefined);
+/**
+ * Interactive sessions, after their first turn: marketplaces due for auto-update are refreshed
+ * (failures keep the last good copy) and, at most once a day, clew checks for a new version of
+ * itself; what it did is one line for the user.
+ */
+async function backgroundWork(env: SessionOptions["env"], loaded: LoadedSettings, options: SessionOptions): Promise<void> {
+  if (existsSync(join(env.pluginsDir, "known_marketplaces.json"))) {
+    const { updateMarketplacesInBackground } = await import("./plugin-marketplaces.ts");
+    await updateMarketplacesInBackground(env).catch(() => undefined);
+  }
+  const { backgroundUpdateNotice } = await import("./self-update.ts");
+  const notice = await backgroundUpdateNotice(env, loaded.settings, options.version).catch(() => undefined);
+  if (notice) options.notify?.(notice);
 }
 
 export async function openSession(options: SessionOptions): Promise<Session> {
@@ -163,7 +172,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
     headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },
   });
-  const stream = mcp ? firstRequest.watch(baseStream) : baseStream;
+  const stream = firstRequest.watch(baseStream);
+  // After a self-update: this version reached the API, so it is not rolled back.
+  void firstRequest.sent.then(async () => (await import("./update-startup.ts")).startupHealthy(env)).catch(() => undefined);
 
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
@@ -364,7 +375,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(options.ask ? { afterFirstTurn: () => void refreshMarketplaces(env) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(options.ask ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

@@ -72,3 +72,19 @@ export async function mcpLines(env: Environment, loaded: LoadedSettings): Promis
   if (lines.length === 0) lines.push("none configured");
   return [...lines, ...config.problems.map((problem) => formatMcpProblem(problem, env.homeDir).replace(/^clew: /, ""))];
 }
+
+/** `clew doctor` / `/doctor`: where clew runs from, its update channel, pin and key, and the last background check. */
+export async function updateLines(env: Environment, settings: LoadedSettings["settings"], version: string): Promise<string[]> {
+  const { lastBackgroundCheck, updateContext } = await import("./self-update.ts");
+  const context = updateContext(env, settings, version);
+  const { policy } = context;
+  const last = lastBackgroundCheck(env);
+  return [
+    `Running: ${version} (${context.fromSource ? "from source under bun" : context.binaryPath})`,
+    `Platform: ${context.platform ?? "no release build for this machine"}`,
+    `Auto-updates: ${policy.autoUpdate.enabled ? "enabled" : `disabled (by ${policy.autoUpdate.by})`}; channel ${policy.channel}; from ${policy.base}`,
+    ...(policy.pin ? [`Pinned to ${policy.pin.version} (by ${policy.pin.by}): never replaced`] : []),
+    `Release key: ${policy.trustedKey.label}${policy.trustedKey.problem ? ` — ${policy.trustedKey.problem}` : ""}`,
+    `Last update check: ${last ? `${last.checkedAt}: ${last.result}` : "none recorded"}`,
+  ];
+}

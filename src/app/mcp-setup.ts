@@ -139,22 +139,25 @@ const INTERACTIVE_CONNECT_DELAY_MS = 200;
  * interactive session, shortly after start-up, while the user types. Servers that are not waited
  * for connect then, so loading the MCP SDK never holds up that first request.
  */
-export function firstRequestSignal(interactive: boolean): { out: Promise<void>; watch: (stream: StreamFn) => StreamFn } {
+export function firstRequestSignal(interactive: boolean): { out: Promise<void>; sent: Promise<void>; watch: (stream: StreamFn) => StreamFn } {
   let settle: () => void = () => undefined;
+  let answered: () => void = () => undefined;
   const out = new Promise<void>((resolve) => {
     settle = resolve;
+  });
+  /** Only the first request itself: its response began (the self-update health mark). */
+  const sent = new Promise<void>((resolve) => {
+    answered = resolve;
   });
   if (interactive) setTimeout(settle, INTERACTIVE_CONNECT_DELAY_MS).unref?.();
   const watch = (stream: StreamFn): StreamFn =>
     async function* (request, signal) {
-      try {
-        for await (const event of stream(request, signal)) {
-          settle();
-          yield event;
-        }
-      } finally {
+      for await (const event of stream(request, signal)) {
         settle();
+        answered();
+        yield event;
       }
+      settle();
     };
-  return { out, watch };
+  return { out, sent, watch };
 }

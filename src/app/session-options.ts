@@ -47,6 +47,8 @@ export interface SessionOptions {
   strictMcpConfig?: boolean;
   /** Headless: a turn ends only after its background helpers have reported. */
   waitForBackground?: boolean;
+  /** One line for the user from background work (a new clew version installed), interactive only. */
+  notify?: (line: string) => void;
   /** Where settings notices, rule warnings and other start-up diagnostics go. */
   report: (line: string) => void;
   now?: () => Date;

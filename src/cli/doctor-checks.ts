@@ -20,6 +20,8 @@ export interface DoctorFacts {
   extensions: string[];
   /** MCP server definitions and config problems (absent: not checked). */
   mcp?: string[];
+  /** Installation and self-update state. */
+  update?: string[];
 }
 
 function configWritable(dir: string): Check {
@@ -39,7 +41,7 @@ export function doctorChecks(facts: DoctorFacts): Check[] {
   const credentials = env.apiKey ? "ANTHROPIC_API_KEY is set" : env.authToken ? "ANTHROPIC_AUTH_TOKEN is set" : "";
   const rg = Bun.which("rg");
   return [
-    { ok: true, label: "clew", detail: `version ${facts.version}` },
+    { ok: true, label: "clew", detail: `version ${facts.version}`, ...(facts.update ? { lines: facts.update } : {}) },
     configWritable(env.configDir),
     {
       ok: problems.length === 0,

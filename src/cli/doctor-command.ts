@@ -2,7 +2,7 @@
  * `clew doctor`: the same checks as `/doctor`, without a session — no API key needed, and a
  * broken settings file is reported rather than fatal. Exit 1 when a check fails.
  */
-import { extensionLines, hookConfigOf, hookLines, mcpLines, registryFor } from "../app/diagnostics.ts";
+import { extensionLines, hookConfigOf, hookLines, mcpLines, registryFor, updateLines } from "../app/diagnostics.ts";
 import { loadSettings } from "../settings/load.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { CommandIO } from "./config-command.ts";
@@ -18,6 +18,7 @@ export async function runDoctorCommand(env: Environment, version: string, io: Co
     hooks: await hookLines(await hookConfigOf(loaded, env.cwd), env.homeDir),
     extensions: await extensionLines(await registryFor(env, loaded), env.homeDir),
     mcp: await mcpLines(env, loaded),
+    update: await updateLines(env, loaded.settings, version),
   });
   const plain = (text: string) => text;
   io.writeOut(`${["Doctor", ...renderDoctor(checks, { pass: plain, fail: plain, none: plain })].join("\n")}\n`);

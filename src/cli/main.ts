@@ -40,8 +40,27 @@ async function runConfig(argv: readonly string[]): Promise<number> {
   return await runConfigCommand(argv, readEnvironment(), { writeOut, writeErr });
 }
 
+const NOT_SESSIONS = new Set(["config", "doctor", "trust", "mcp", "plugin", "plugins", "update", "upgrade"]);
+
+/**
+ * After a self-update, a version that crashed before its first request is replaced by the one
+ * before it on the next start (one stat when no update is pending). Returns an exit code when this
+ * start was handed to the restored binary.
+ */
+async function afterUpdateCheck(argv: readonly string[], version: string): Promise<number | undefined> {
+  if (argv.some((arg) => arg === "--version" || arg === "-v" || arg === "--help" || arg === "-h")) return undefined;
+  const { startupRollbackCheck } = await import("../app/update-startup.ts");
+  const start = startupRollbackCheck(readEnvironment(), version, !NOT_SESSIONS.has(argv[0] ?? ""));
+  if (start.kind === "rollback-failed") writeErr(`clew: could not roll back ${start.version}: ${start.message}\n`);
+  if (start.kind !== "rolled-back") return undefined;
+  writeErr(`clew ${start.from} did not start after the update; restored ${start.to}\n`);
+  return await Bun.spawn([start.binaryPath, ...argv], { stdio: ["inherit", "inherit", "inherit"] }).exited;
+}
+
 export async function main(argv: readonly string[], version: string): Promise<number> {
   try {
+    const restarted = await afterUpdateCheck(argv, version);
+    if (restarted !== undefined) return restarted;
     // `config` and `trust` take flags of their own, so they are routed before the main parser.
     if (argv[0] === "config") return await runConfig(argv);
     if (argv[0] === "doctor") {

@@ -299,6 +299,7 @@ export class Repl implements SlashContext {
         return answer ?? "no";
       },
       keepDenyOnError: true,
+      notify: (line) => this.print(this.theme.dim(line)),
       report: (line) => reports.push(line),
     });
     for (const line of reports) this.print(this.theme.yellow(line));

@@ -28,7 +28,11 @@ function truthy(value: unknown): boolean {
 }
 
 function trustedKeyOf(env: UpdateEnvironment, embedded: string | undefined): UpdatePolicy["trustedKey"] {
-  if (env.trustedKeyFile === undefined) return { pem: embedded, label: "the release key built into clew" };
+  if (env.trustedKeyFile === undefined) {
+    return embedded === undefined
+      ? { pem: undefined, label: "none", problem: "this is a local build with no release key built in: updates are refused (set CLEW_TRUSTED_KEY to a PEM public key to trust one)" }
+      : { pem: embedded, label: "the release key built into clew" };
+  }
   try {
     return { pem: readFileSync(env.trustedKeyFile, "utf8"), label: `the key in ${env.trustedKeyFile} (CLEW_TRUSTED_KEY)` };
   } catch (error) {

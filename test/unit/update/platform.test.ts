@@ -23,7 +23,7 @@ describe("platformFor", () => {
       [{ os: "win32", arch: "arm64", musl: false, avx2: undefined }, undefined],
       [{ os: "freebsd", arch: "x64", musl: false, avx2: undefined }, undefined],
     ];
-    expect(cases.map(([facts]) => platformFor(facts))).toEqual(cases.map(([, platform]) => platform));
+    expect(cases.map(([facts]) => platformFor(facts) as string | undefined)).toEqual(cases.map(([, platform]) => platform));
   });
 });
 
