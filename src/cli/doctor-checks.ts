@@ -22,6 +22,8 @@ export interface DoctorFacts {
   mcp?: string[];
   /** Installation and self-update state. */
   update?: string[];
+  /** Whether the API endpoint answered (absent: not tested). */
+  api?: Check;
 }
 
 function configWritable(dir: string): Check {
@@ -51,6 +53,7 @@ export function doctorChecks(facts: DoctorFacts): Check[] {
     },
     { ok: credentials !== "", label: "API credentials", detail: credentials || "none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN" },
     { ok: true, label: "Base URL", detail: env.baseURL ?? "https://api.anthropic.com (default)" },
+    ...(facts.api ? [facts.api] : []),
     { ok: rg !== null, label: "ripgrep", detail: rg ?? "not found: Grep and Glob use the slower built-in search (install ripgrep)" },
     { ok: "n/a", label: "tmux", detail: "not needed (clew's UI is line-oriented)" },
     { ok: "n/a", label: "Hooks", detail: "", lines: facts.hooks },
@@ -73,4 +76,25 @@ export function renderDoctor(checks: readonly Check[], marks: Marks): string[] {
     for (const line of check.lines ?? []) lines.push(line === "" ? "" : `      ${line}`);
   }
   return lines;
+}
+
+/**
+ * Whether the endpoint answers at all (any HTTP status counts: a 401 still proves the network path);
+ * a DNS, TLS or connection failure names the host. Bounded, so doctor never hangs on a network.
+ */
+export async function apiReachability(env: Environment, timeoutMs = 5_000): Promise<Check> {
+  const base = env.baseURL ?? "https://api.anthropic.com";
+  let host = base;
+  try {
+    host = new URL(base).host;
+  } catch {
+    return { ok: false, label: "API connectivity", detail: `ANTHROPIC_BASE_URL "${base}" is not a URL` };
+  }
+  try {
+    const response = await fetch(new URL("/v1/models", base), { method: "GET", signal: AbortSignal.timeout(timeoutMs), headers: env.apiKey ? { "x-api-key": env.apiKey, "anthropic-version": "2023-06-01" } : {} });
+    return { ok: true, label: "API connectivity", detail: `${host} answered (HTTP ${response.status})` };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, label: "API connectivity", detail: `${host} could not be reached (${reason}); check the network, a proxy (HTTPS_PROXY) or ANTHROPIC_BASE_URL` };
+  }
 }

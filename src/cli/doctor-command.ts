@@ -6,7 +6,7 @@ import { extensionLines, hookConfigOf, hookLines, mcpLines, registryFor, updateL
 import { loadSettings } from "../settings/load.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { CommandIO } from "./config-command.ts";
-import { doctorChecks, renderDoctor } from "./doctor-checks.ts";
+import { apiReachability, doctorChecks, renderDoctor } from "./doctor-checks.ts";
 
 export async function runDoctorCommand(env: Environment, version: string, io: CommandIO): Promise<number> {
   const loaded = loadSettings({ startDir: env.cwd, configDir: env.configDir, homeDir: env.homeDir, managedDirs: env.managedSettingsDirs, cli: {}, keepDenyOnError: true });
@@ -19,6 +19,7 @@ export async function runDoctorCommand(env: Environment, version: string, io: Co
     extensions: await extensionLines(await registryFor(env, loaded), env.homeDir),
     mcp: await mcpLines(env, loaded),
     update: await updateLines(env, loaded.settings, version),
+    ...(env.nonessentialTrafficDisabled ? {} : { api: await apiReachability(env) }),
   });
   const plain = (text: string) => text;
   io.writeOut(`${["Doctor", ...renderDoctor(checks, { pass: plain, fail: plain, none: plain })].join("\n")}\n`);

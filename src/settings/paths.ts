@@ -77,6 +77,8 @@ export interface Environment {
   githubToken: string | undefined;
   /** `--plugin-dir` is a flag; this is CLEW_PLUGIN_AUTO_UPDATE / FORCE_AUTOUPDATE_PLUGINS / DISABLE_AUTOUPDATER. */
   pluginAutoUpdate: { forced: boolean; disabled: boolean };
+  /** CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: no network beyond the model's requests (doctor skips its API check). */
+  nonessentialTrafficDisabled: boolean;
   /** Running as root outside a recognised container or sandbox (bypass mode is refused then). */
   unsandboxedRoot: boolean;
   /** The environment handed to child processes (tools, hooks). */
@@ -169,6 +171,7 @@ export function readEnvironment(
     pluginsDir: nonEmpty(env.CLEW_PLUGIN_DIR) ?? join(nonEmpty(env.CLEW_CONFIG_DIR) ?? join(homeDir, ".clew"), "plugins"),
     githubToken: nonEmpty(env.GITHUB_TOKEN) ?? nonEmpty(env.GH_TOKEN),
     pluginAutoUpdate: { forced: truthy(env.FORCE_AUTOUPDATE_PLUGINS), disabled: truthy(env.DISABLE_AUTOUPDATER) || truthy(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC) },
+    nonessentialTrafficDisabled: truthy(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC),
     mcpTimeoutMs: intFrom(env.MCP_TIMEOUT),
     mcpToolTimeoutMs: intFrom(env.MCP_TOOL_TIMEOUT),
     maxMcpOutputTokens: intFrom(env.MAX_MCP_OUTPUT_TOKENS),

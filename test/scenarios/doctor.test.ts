@@ -44,4 +44,17 @@ describe("clew doctor", () => {
     expect(out).not.toContain("      clew: ");
     expect(existsSync(marker)).toBe(false);
   });
+
+  test("API connectivity: an endpoint that answers (any status) passes; one that does not is named with the reason", async () => {
+    const api = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("{}", { status: 401 }) });
+    try {
+      const up = await runClew(["doctor"], { cwd: writeWorkspace({}), configDir: tempDirectory("clew-config-"), baseURL: `http://127.0.0.1:${api.port}` });
+      expect(up.stdout).toContain(`✓ API connectivity: 127.0.0.1:${api.port} answered (HTTP 401)`);
+    } finally {
+      api.stop(true);
+    }
+    const down = await runClew(["doctor"], { cwd: writeWorkspace({}), configDir: tempDirectory("clew-config-"), baseURL: "http://127.0.0.1:9" });
+    expect(down.stdout).toContain("✗ API connectivity: 127.0.0.1:9 could not be reached (");
+    expect(down.code).toBe(1);
+  });
 });

@@ -77,7 +77,24 @@ function issuePath(path: readonly PropertyKey[]): string {
   return path.map((segment) => (typeof segment === "number" ? `[${segment}]` : `.${String(segment)}`)).join("").replace(/^\./, "");
 }
 
+const isStringRecord = (value: unknown): boolean => isRecord(value) && Object.values(value).every((item) => typeof item === "string");
+
+/**
+ * The shapes the schemas below accept, for the entries people actually write: when every field
+ * clew reads already has its type, zod (whose first use costs milliseconds of start-up) is not
+ * loaded. Anything else — a wrong type, an `oauth` block — goes to the schemas for the message.
+ */
+function plainlyValid(raw: Record<string, unknown>, stdio: boolean): boolean {
+  if (raw.timeout !== undefined && (typeof raw.timeout !== "number" || !(raw.timeout > 0))) return false;
+  if (raw.alwaysLoad !== undefined && typeof raw.alwaysLoad !== "boolean") return false;
+  if (stdio) {
+    return typeof raw.command === "string" && (raw.args === undefined || (Array.isArray(raw.args) && raw.args.every((arg) => typeof arg === "string"))) && (raw.env === undefined || isStringRecord(raw.env));
+  }
+  return typeof raw.url === "string" && (raw.headers === undefined || isStringRecord(raw.headers)) && (raw.headersHelper === undefined || typeof raw.headersHelper === "string") && raw.oauth === undefined;
+}
+
 function shapeProblems(place: EntryPlace, name: string, raw: Record<string, unknown>, stdio: boolean): McpProblem[] {
+  if (plainlyValid(raw, stdio)) return [];
   const schemas = [common(), stdio ? stdioFields() : remoteFields()];
   const problems: McpProblem[] = [];
   for (const schema of schemas) {

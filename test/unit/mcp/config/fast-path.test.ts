@@ -23,8 +23,9 @@ describe("start-up cost", () => {
     expect(modulesLoaded({ ".mcp.json": '{"mcpServers":{}}' })).toEqual({ servers: 0, problems: 0, zod: false, jsonc: false });
   });
 
-  test("a definition loads zod to check it; a broken file loads jsonc-parser to say where", () => {
-    expect(modulesLoaded({ ".mcp.json": '{"mcpServers":{"a":{"command":"x"}}}' })).toEqual({ servers: 1, problems: 0, zod: true, jsonc: false });
+  test("a plainly valid definition needs no zod; one with a field of the wrong type loads it for the message; a broken file loads jsonc-parser to say where", () => {
+    expect(modulesLoaded({ ".mcp.json": '{"mcpServers":{"a":{"command":"x","args":["--stdio"],"env":{"K":"v"}}}}' })).toEqual({ servers: 1, problems: 0, zod: false, jsonc: false });
+    expect(modulesLoaded({ ".mcp.json": '{"mcpServers":{"a":{"command":"x","args":"--stdio"}}}' })).toEqual({ servers: 0, problems: 1, zod: true, jsonc: false });
     expect(modulesLoaded({ ".mcp.json": '{"mcpServers":' })).toEqual({ servers: 0, problems: 1, zod: false, jsonc: true });
   });
 });
