@@ -57,6 +57,14 @@ async function afterUpdateCheck(argv: readonly string[], version: string): Promi
   return await Bun.spawn([start.binaryPath, ...argv], { stdio: ["inherit", "inherit", "inherit"] }).exited;
 }
 
+async function notACrash(): Promise<void> {
+  try {
+    (await import("../app/update-startup.ts")).startupHealthy(readEnvironment());
+  } catch {
+    // The mark is best-effort: without it the next start may roll back, which is the safe side.
+  }
+}
+
 export async function main(argv: readonly string[], version: string): Promise<number> {
   try {
     const restarted = await afterUpdateCheck(argv, version);
@@ -123,6 +131,9 @@ export async function main(argv: readonly string[], version: string): Promise<nu
   } catch (error) {
     if (error instanceof ClewError) {
       writeErr(`${error.message}\n${error.hint ? `${error.hint}\n` : ""}`);
+      // A clear error (no credentials, a bad flag) is this version working as meant, not a crash:
+      // after a self-update it must not roll the update back.
+      await notACrash();
       return 1;
     }
     throw error;
