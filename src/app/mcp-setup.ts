@@ -154,7 +154,8 @@ export function firstRequestSignal(interactive: boolean): { out: Promise<void>; 
     async function* (request, signal) {
       for await (const event of stream(request, signal)) {
         settle();
-        answered();
+        // A retry notice means the request did not get through; only a response counts.
+        if (event.type !== "retry") answered();
         yield event;
       }
       settle();

@@ -281,6 +281,36 @@ describe("rollback of a version whose first start crashes", () => {
     expect(sha256File(install.binary)).toBe(sha256File(v1));
   });
 
+  test("through the binaries: a session killed before its first response rolls back at the next start; a clear error exit does not", async () => {
+    // The API accepts connections and never answers: the new version's first request gets no response.
+    const silent = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Promise<Response>(() => undefined) });
+    try {
+      const install = await updatedInstall();
+      const pending = join(updateStateDir(install.configDir), "pending-start.json");
+      const api = { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: `http://127.0.0.1:${silent.port}`, CLEW_STREAM_IDLE_TIMEOUT_MS: "60000" };
+      // A clear error (no credentials) is the new version working: it is kept.
+      const noKey = await run(install.binary, ["-p", "hi"], envFor(install, "good"));
+      expect(noKey.code).toBe(1);
+      // Had that counted as a crash, this next session start would roll back.
+      const again = await run(install.binary, ["-p", "hi"], envFor(install, "good"));
+      expect(again.stderr).not.toContain("did not start after the update");
+      expect(await versionOf(install.binary)).toBe("2.0.0 (clew)");
+      // Update again from 1.0.0, then kill the new version's first session before any response.
+      expect((await run(install.binary, ["update", "--rollback"], envFor(install, "good"))).code).toBe(0);
+      rmSync(join(updateStateDir(install.configDir), "bad-versions.json"), { force: true });
+      expect((await run(install.binary, ["update"], envFor(install, "good"))).code).toBe(0);
+      const session = Bun.spawn([install.binary, "-p", "hi"], { cwd: root, env: envFor(install, "good", api), stdout: "ignore", stderr: "ignore" });
+      for (let i = 0; i < 200 && !readFileSync(pending, "utf8").includes('"starting"'); i++) await Bun.sleep(25);
+      session.kill("SIGKILL");
+      await session.exited;
+      const next = await run(install.binary, ["-p", "hi"], envFor(install, "good", { ...api, ANTHROPIC_BASE_URL: "http://127.0.0.1:9", CLEW_MAX_RETRIES: "0" }));
+      expect(next.stderr).toContain("clew 2.0.0 did not start after the update; restored 1.0.0");
+      expect(await versionOf(install.binary)).toBe("1.0.0 (clew)");
+    } finally {
+      silent.stop(true);
+    }
+  }, 60_000);
+
   test("a first start that exits cleanly or sends its first request keeps the new version", async () => {
     const install = await updatedInstall();
     expect(await firstStart(install, "clean")).toBe("first-start");
