@@ -56,6 +56,12 @@ const shape = {
   outputStyle: (z: ZodApi) => z.string().optional(),
   claudeMdExcludes: (z: ZodApi) => z.array(z.string()).optional(),
   autoMemoryEnabled: (z: ZodApi) => z.boolean().optional(),
+  /** Self-update: background checks on or off, the channel, and a version never to leave. */
+  autoUpdates: (z: ZodApi) => z.boolean().optional(),
+  autoUpdatesChannel: (z: ZodApi) => z.enum(["latest", "stable"]).optional(),
+  pinnedVersion: (z: ZodApi) => z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, "must be a version such as 1.2.3").optional(),
+  /** `--agent` as a setting: the main conversation runs as this agent. */
+  agent: (z: ZodApi) => z.string().optional(),
 };
 
 type SettingsShape = { [Key in keyof typeof shape]: ReturnType<(typeof shape)[Key]> };

@@ -127,6 +127,21 @@ describe("keepDenyOnError", () => {
 });
 
 describe("a file that parses but has invalid entries", () => {
+  test("self-update settings of the wrong kind are reported and not applied, so a pin is never half-read", () => {
+    const space = layout();
+    space.write("user.json", '{ "autoUpdates": "no", "autoUpdatesChannel": "beta", "pinnedVersion": "latest", "agent": "reviewer" }');
+    const loaded = space.load();
+    expect(loaded.settings.autoUpdates).toBeUndefined();
+    expect(loaded.settings.autoUpdatesChannel).toBeUndefined();
+    expect(loaded.settings.pinnedVersion).toBeUndefined();
+    expect(loaded.settings.agent).toBe("reviewer");
+    expect(loaded.problems.map((problem) => formatProblem(problem, space.homeDir))).toEqual([
+      "~/.clew/settings.json:1:18: autoUpdates must be true or false (got string)",
+      "~/.clew/settings.json:1:46: autoUpdatesChannel must be one of \"latest\", \"stable\" (got \"beta\")",
+      "~/.clew/settings.json:1:71: pinnedVersion is invalid: must be a version such as 1.2.3",
+    ]);
+  });
+
   test("only the bad entries are skipped, each with file, line and key path", () => {
     const space = layout();
     const file = space.write(
