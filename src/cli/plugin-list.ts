@@ -41,9 +41,9 @@ export const runPluginDetails: PluginSubcommand = async (args, env, io) => {
     io.writeErr("error: name the plugin\nUsage: clew plugin details <plugin> [--json]\n");
     return 1;
   }
-  let details: ReturnType<typeof pluginDetails>;
+  let details: Awaited<ReturnType<typeof pluginDetails>>;
   try {
-    details = pluginDetails(env, env.cwd, spec);
+    details = await pluginDetails(env, env.cwd, spec);
   } catch (error) {
     io.writeErr(`✘ ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

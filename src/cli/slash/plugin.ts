@@ -102,7 +102,7 @@ async function runAction(ctx: SlashContext, action: string, spec: string, scope:
   if (action === "uninstall") return report(ctx, await api.runUninstall(context, spec, scope ? { scope } : {}), `Uninstalled ${spec}.`);
   if (action === "details") {
     try {
-      ctx.print(JSON.stringify(api.pluginDetails(ctx.env, context.projectDir, spec), null, 2));
+      ctx.print(JSON.stringify(await api.pluginDetails(ctx.env, context.projectDir, spec), null, 2));
     } catch (error) {
       ctx.error(error instanceof Error ? error.message : String(error));
     }
