@@ -25,8 +25,24 @@ function duplicate(from: string, to: string): void {
   }
 }
 
-/** Keeps the current binary as `.previous`, then renames the verified staged file over it. */
-export function swapInto(staged: string, binaryPath: string): void {
+/**
+ * Keeps the current binary as `.previous`, then renames the verified staged file over it. Windows
+ * refuses to replace a running `.exe` but lets it be renamed: there the current binary is moved to
+ * `.previous` first and the staged file takes its place (put back if that fails).
+ */
+export function swapInto(staged: string, binaryPath: string, platform: NodeJS.Platform = process.platform): void {
+  if (platform === "win32") {
+    const previous = previousPathOf(binaryPath);
+    rmSync(previous, { force: true });
+    renameSync(binaryPath, previous);
+    try {
+      renameSync(staged, binaryPath);
+    } catch (error) {
+      renameSync(previous, binaryPath);
+      throw error;
+    }
+    return;
+  }
   const keep = siblingTemp(binaryPath, "keep");
   try {
     duplicate(binaryPath, keep);
