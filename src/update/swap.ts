@@ -57,9 +57,22 @@ export function swapInto(staged: string, binaryPath: string, platform: NodeJS.Pl
  * Puts `.previous` back at the binary's path and keeps the replaced binary as the new
  * `.previous` (so a rollback can itself be undone). Throws when there is nothing to restore.
  */
-export function restorePrevious(binaryPath: string): void {
+export function restorePrevious(binaryPath: string, platform: NodeJS.Platform = process.platform): void {
   const previous = previousPathOf(binaryPath);
   if (!existsSync(previous)) throw new Error(`there is no ${previous} to restore`);
+  if (platform === "win32") {
+    // The running (bad) .exe can be renamed, not replaced: three renames swap the two files.
+    const outgoing = siblingTemp(binaryPath, "outgoing");
+    renameSync(binaryPath, outgoing);
+    try {
+      renameSync(previous, binaryPath);
+    } catch (error) {
+      renameSync(outgoing, binaryPath);
+      throw error;
+    }
+    renameSync(outgoing, previous);
+    return;
+  }
   const incoming = siblingTemp(binaryPath, "restore");
   const outgoing = siblingTemp(binaryPath, "outgoing");
   try {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { swapInto } from "../../../src/update/swap.ts";
+import { restorePrevious, swapInto } from "../../../src/update/swap.ts";
 
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), "clew-swap-"));
@@ -28,4 +28,14 @@ describe("swapInto", () => {
     expect(() => swapInto(join(binary, "..", "missing"), binary, "win32")).toThrow();
     expect(readFileSync(binary, "utf8")).toBe("old");
   });
+
+  for (const platform of ["linux", "win32"] as const) {
+    test(`${platform}: restorePrevious swaps the binary and .previous back`, () => {
+      const { binary, staged } = setup();
+      swapInto(staged, binary, platform);
+      restorePrevious(binary, platform);
+      expect(readFileSync(binary, "utf8")).toBe("old");
+      expect(readFileSync(`${binary}.previous`, "utf8")).toBe("new");
+    });
+  }
 });
