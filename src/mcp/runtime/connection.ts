@@ -123,6 +123,7 @@ export class ServerConnection {
       clearTimeout(timer);
       if (this.client !== client) return;
       const classified = authFailure(sdk, this.entry, error);
+      if (!classified) await this.built?.stdio?.exitWithin(500);
       if (classified) this.fail(classified.status, classified.message);
       else this.fail("failed", this.connectFailure(sdk, error));
       this.client = undefined;

@@ -39,6 +39,20 @@ export class StdioProcessTransport implements Transport {
   readonly strayStdout: string[] = [];
   /** "exited with code 1" / "was killed by SIGKILL", once the process has ended. */
   exitDescription?: string;
+  private noteExit: () => void = () => undefined;
+  /** Settles once the process's end has been noted (exitDescription set). */
+  private readonly exitNoted = new Promise<void>((resolve) => {
+    this.noteExit = resolve;
+  });
+
+  /**
+   * Waits (at most `ms`) for the process's end to be noted: a write that fails with EPIPE is
+   * usually the first sign of a server that exited, and the exit says more than the pipe.
+   */
+  async exitWithin(ms: number): Promise<void> {
+    if (this.exitDescription !== undefined) return;
+    await Promise.race([this.exitNoted, Bun.sleep(ms)]);
+  }
 
   private process?: Subprocess<"pipe", "pipe", "pipe">;
   private closed = false;
@@ -68,6 +82,7 @@ export class StdioProcessTransport implements Transport {
       // open must not keep the connection looking alive.
       await Promise.race([stdoutDone, Bun.sleep(200)]);
       this.exitDescription = child.signalCode ? `was killed by ${child.signalCode}` : `exited with code ${code}`;
+      this.noteExit();
       this.signalGroup(child, "SIGKILL");
       this.finish();
     });
