@@ -250,7 +250,23 @@ export async function release(options: ReleaseOptions): Promise<ReleaseManifest>
   if (!check.ok) throw new ReleaseError(`the manifest does not verify with the signing key's own public half (${check.message})`);
   writeFileSync(join(options.out, "manifest.json"), bytes);
   writeFileSync(join(options.out, "manifest.json.sig"), `${signature}\n`);
+  writeInstallers(options.out, options.trustedKeyPem);
   return manifest;
+}
+
+/**
+ * The install scripts, published beside the release with its public key filled in, so
+ * `curl -fsSL <base>/install.sh | sh` verifies against the key the binaries trust.
+ */
+function writeInstallers(out: string, publicKeyPem: string): void {
+  const pem = publicKeyPem.trim();
+  if (!/^[A-Za-z0-9+/=\n -]+$/.test(pem)) throw new ReleaseError("the trusted public key has characters a shell string cannot hold unquoted; give a PEM key");
+  const root = join(import.meta.dir, "..");
+  const sh = readFileSync(join(root, "scripts/install.sh"), "utf8");
+  const ps1 = readFileSync(join(root, "scripts/install.ps1"), "utf8");
+  if (!sh.includes("CLEW_RELEASE_PUBLIC_KEY=''") || !ps1.includes("$ReleasePublicKey = ''")) throw new ReleaseError("scripts/install.sh or install.ps1 lost its release key placeholder; restore CLEW_RELEASE_PUBLIC_KEY='' / $ReleasePublicKey = ''");
+  writeFileSync(join(out, "install.sh"), sh.replace("CLEW_RELEASE_PUBLIC_KEY=''", `CLEW_RELEASE_PUBLIC_KEY='${pem}'`), { mode: 0o755 });
+  writeFileSync(join(out, "install.ps1"), ps1.replace("$ReleasePublicKey = ''", `$ReleasePublicKey = '${pem}'`));
 }
 
 if (import.meta.main) {

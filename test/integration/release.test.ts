@@ -57,6 +57,15 @@ describe("scripts/release.ts on linux-x64", () => {
     expect({ code: run.exitCode, version: run.stdout.toString().trim().split(/\s+/)[0] }).toEqual({ code: 0, version: VERSION });
   });
 
+  test("install.sh and install.ps1 are published beside the release with its public key, and install.sh installs with no other key", () => {
+    expect(readFileSync(join(out, "install.sh"), "utf8")).toContain(`CLEW_RELEASE_PUBLIC_KEY='${signing.publicPem.trim()}'`);
+    expect(readFileSync(join(out, "install.ps1"), "utf8")).toContain(`$ReleasePublicKey = '${signing.publicPem.trim()}'`);
+    const home = tempDirectory("clew-release-home-");
+    const run = Bun.spawnSync(["sh", join(out, "install.sh")], { cwd: work, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CLEW_DOWNLOAD_URL: out }, stdout: "pipe", stderr: "pipe" });
+    expect(run.exitCode).toBe(0);
+    expect(readFileSync(join(home, ".local/bin/clew")).equals(readFileSync(binary))).toBe(true);
+  });
+
   test("manifest.json names the file with its exact size and sha256, and nothing else", () => {
     const manifest: unknown = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
     const sha256 = createHash("sha256").update(readFileSync(binary)).digest("hex");
