@@ -55,17 +55,21 @@ export interface SubagentOptions {
   worktrees?: () => Promise<typeof import("./worktree.ts")>;
 }
 
-interface Helper {
+/** What a helper's event stream updates (its child loop is built around it). */
+interface HelperInfo {
   id: string;
   name?: string;
   type: HelperType;
   description: string;
-  child: Child;
   model: string;
-  running: Promise<HelperRun> | undefined;
   usage: TokenUsage;
   toolUses: number;
   controller: AbortController;
+}
+
+interface Helper extends HelperInfo {
+  child: Child;
+  running: Promise<HelperRun> | undefined;
 }
 
 const PERMISSIVE_PARENT: ReadonlySet<PermissionMode> = new Set(["bypassPermissions", "acceptEdits"]);
@@ -128,8 +132,8 @@ export class SubagentRunner implements AgentPort {
     const { chosen, prompt, worktree } = setUp;
     if (type.hooks) this.options.addTypeHooks?.(type);
     const firstMessage = await this.firstMessage(type, input.prompt, agentId, ctx.signal);
-    const helper: Helper = { id: agentId, ...(input.name ? { name: input.name } : {}), type, description: input.description, model, running: undefined, usage: zeroUsage(), toolUses: 0, controller, child: undefined as unknown as Child };
-    helper.child = createChild(
+    const info: HelperInfo = { id: agentId, ...(input.name ? { name: input.name } : {}), type, description: input.description, model, usage: zeroUsage(), toolUses: 0, controller };
+    const child = createChild(
       {
         agentId, agentType: type.name, description: input.description, parentToolUseId: ctx.toolUseId, background: inBackground,
         systemPrompt: prompt.text, model, maxTokens: modelInfo(model).maxOutputTokens, tools: chosen.tools,
@@ -137,8 +141,9 @@ export class SubagentRunner implements AgentPort {
         mode: this.modeFor(type), maxTurns: type.maxTurns ?? this.options.maxTurns, firstMessage,
         agents: nesting ? new SubagentRunner(this.options, this.depth + 1, this.slots, this.registry) : undefined,
       },
-      this.childServices(helper, ctx.toolUseId, inBackground),
+      this.childServices(info, ctx.toolUseId, inBackground),
     );
+    const helper: Helper = Object.assign(info, { child, running: undefined });
     this.registry.set(agentId, helper);
     const started = performance.now();
     const finish = async (outcome: LoopOutcome): Promise<HelperRun> => {
@@ -214,7 +219,7 @@ export class SubagentRunner implements AgentPort {
     });
   }
 
-  private childServices(helper: Helper, parentToolUseId: string, background: boolean): ChildServices {
+  private childServices(helper: HelperInfo, parentToolUseId: string, background: boolean): ChildServices {
     const { options } = this;
     return {
       ...options.services,
