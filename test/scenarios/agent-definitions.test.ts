@@ -211,4 +211,28 @@ You echo. ECHOER-MARKER
     expect(unknown.stderr).toContain("error: there is no agent named 'nobody'");
     expect(unknown.stderr).toContain("migration-reviewer");
   }, 60_000);
+
+  test("a helper's own background helper reports to that helper, which waits for it before answering", async () => {
+    const dir = writeWorkspace({ "a.txt": "a\n" });
+    const route: ScriptStep = (request) => {
+      const text = JSON.stringify(request.body.messages);
+      const first = JSON.stringify(messagesOf(request)[0]);
+      if (first.includes("INNER-TASK")) return reply().text("INNER-REPORT: found it");
+      if (first.includes("OUTER-TASK")) {
+        if (text.includes("INNER-REPORT")) return reply().text("OUTER-FINAL includes INNER-REPORT");
+        if (text.includes("working in the background")) return reply().text("outer waiting");
+        return reply().toolUse("Agent", { description: "Inner", prompt: "INNER-TASK", run_in_background: true });
+      }
+      if (text.includes("OUTER-FINAL")) return reply().text("main done");
+      return reply().toolUse("Agent", { description: "Outer", prompt: "OUTER-TASK" });
+    };
+    const fake = (server = await startFakeAnthropic({ script: Array.from({ length: 8 }, () => route) }));
+    const run = await runClew(["-p", "go", "--output-format", "json"], { cwd: dir, baseURL: fake.url, configDir: tempDirectory("clew-config-") });
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { result: string }).result).toBe("main done");
+    // The main conversation got the outer helper's answer, which already held the inner report.
+    const mainLast = fake.requests.filter((request) => !JSON.stringify(messagesOf(request)[0]).includes("TASK")).at(-1) as RecordedRequest;
+    expect(toolResults(mainLast)[0]?.text).toStartWith("OUTER-FINAL includes INNER-REPORT");
+    expect(JSON.stringify(mainLast.body.messages)).not.toContain("INNER-REPORT: found it");
+  }, 60_000);
 });

@@ -11,7 +11,8 @@ import type { HookRunner } from "../../hooks/outcomes.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../../loop/events.ts";
 import { ToolExecutor } from "../../loop/execute.ts";
 import { runLoop, type LoopDeps, type LoopState } from "../../loop/loop.ts";
-import type { ContentBlockParam, MessageParam, StreamFn } from "../../model/types.ts";
+import { addUsage, type ContentBlockParam, type MessageParam, type StreamFn } from "../../model/types.ts";
+import { systemNote } from "../../util/system-note.ts";
 import type { Gate, PermissionMode } from "../../permissions/types.ts";
 import { TranscriptWriter } from "../../store/transcript.ts";
 import { FileTracker } from "../../tools/shared/file-tracker.ts";
@@ -37,6 +38,11 @@ export interface ChildSetup {
   firstMessage: ContentBlockParam[];
   /** The helper's own Agent port (one layer deeper), when nesting is allowed. */
   agents: AgentPort | undefined;
+  /**
+   * Reports of the helper's own background helpers: delivered to it as reminders, and waited for
+   * before it finishes, so they reach its report rather than the main conversation.
+   */
+  helpersInBackground?: { notices: string[]; running(): number; next(): Promise<void> };
 }
 
 export interface ChildServices {
@@ -150,7 +156,19 @@ export function createChild(setup: ChildSetup, services: ChildServices): Child {
         state.messages.push(user);
         emit({ type: "turn_start", message: user });
       }
-      return runLoop(state, deps, emit, signal);
+      let outcome = await runLoop(state, deps, emit, signal);
+      const background = setup.helpersInBackground;
+      while (background && outcome.reason === "completed" && !signal.aborted && (background.running() > 0 || background.notices.length > 0)) {
+        if (background.notices.length === 0) await background.next();
+        const notices = background.notices.splice(0);
+        if (notices.length === 0) continue;
+        const next: MessageParam = { role: "user", content: notices.map((text) => ({ type: "text" as const, text: systemNote(text) })) };
+        state.messages.push(next);
+        emit({ type: "turn_start", message: next });
+        const more = await runLoop(state, deps, emit, signal);
+        outcome = { ...more, numTurns: outcome.numTurns + more.numTurns, usage: addUsage(outcome.usage, more.usage), apiMs: outcome.apiMs + more.apiMs, denials: [...outcome.denials, ...more.denials] };
+      }
+      return outcome;
     },
     async close() {
       await toolSession.shells.killAll();

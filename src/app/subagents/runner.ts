@@ -132,6 +132,9 @@ export class SubagentRunner implements AgentPort {
     const { chosen, prompt, worktree } = setUp;
     if (type.hooks) this.options.addTypeHooks?.(type);
     const firstMessage = await this.firstMessage(type, input.prompt, agentId, ctx.signal);
+    // A helper's own background helpers report to it (not to the main conversation), and it waits for them.
+    const notices: string[] = [];
+    const nested = nesting ? new SubagentRunner({ ...this.options, notify: (text) => notices.push(text) }, this.depth + 1, this.slots, this.registry) : undefined;
     const info: HelperInfo = { id: agentId, ...(input.name ? { name: input.name } : {}), type, description: input.description, model, usage: zeroUsage(), toolUses: 0, controller };
     const child = createChild(
       {
@@ -139,7 +142,8 @@ export class SubagentRunner implements AgentPort {
         systemPrompt: prompt.text, model, maxTokens: modelInfo(model).maxOutputTokens, tools: chosen.tools,
         cwd: worktree?.path ?? this.options.parentSession.projectDir,
         mode: this.modeFor(type), maxTurns: type.maxTurns ?? this.options.maxTurns, firstMessage,
-        agents: nesting ? new SubagentRunner(this.options, this.depth + 1, this.slots, this.registry) : undefined,
+        agents: nested,
+        ...(nested ? { helpersInBackground: { notices, running: () => nested.runningInBackground, next: () => nested.nextBackgroundCompletion() } } : {}),
       },
       this.childServices(info, ctx.toolUseId, inBackground),
     );
