@@ -110,7 +110,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (Object.keys(settings.enabledPlugins).length > 0 || Object.keys(settings.extraKnownMarketplaces).length > 0) {
     await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
   }
-  const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [] });
+  const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
   for (const line of plugins?.problems ?? []) options.report(line);
   const extensionsCache = join(env.configDir, "cache", "extensions");
   const extensions = await loadSessionExtensions({
@@ -154,7 +154,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const firstRequest = firstRequestSignal(options.ask !== undefined);
   const mcpStart = await startSessionMcp({
-    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(plugins && plugins.mcpServers.length > 0 ? { pluginServers: plugins.mcpServers } : {}), ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
+    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(plugins && plugins.mcpServers.length > 0 ? { pluginServers: plugins.mcpServers, admitPlugin: plugins.admits } : {}), ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
   const mcp = mcpStart.mcp;
   const toolSet = await sessionTools({
     builtins: permissions.visibleTools,
@@ -175,6 +175,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const stream = firstRequest.watch(baseStream);
   // After a self-update: this version reached the API, so it is not rolled back.
   void firstRequest.sent.then(async () => (await import("./update-startup.ts")).startupHealthy(env)).catch(() => undefined);
+  // Installed plugins not checked yet (nothing of them was read or run so far) are checked now.
+  if (plugins) void firstRequest.out.then(() => plugins.checkRest()).catch(() => undefined);
 
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
@@ -232,7 +234,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     report: options.report,
     sink: hookSink,
     configDir: env.configDir,
-    ...(pluginHooks.length > 0 ? { pluginHooks } : {}),
+    ...(plugins && pluginHooks.length > 0 ? { pluginHooks, admitPlugin: plugins.admits } : {}),
     ...(options.approveHooks ? { approve: options.approveHooks } : {}),
     ...(env.sessionEndHooksTimeoutMs !== undefined ? { sessionEndBudgetMs: env.sessionEndHooksTimeoutMs } : {}),
   }, skillHooks);

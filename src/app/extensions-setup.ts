@@ -108,7 +108,8 @@ export async function loadSessionExtensions(input: ExtensionsInput): Promise<Ses
     const { summary } = cachedSummary(sources, input.cacheDir, input.budgetChars);
     if (summary) return { registry: new LazyRegistry(build), ...summary, catalogue: withHeader(summary.catalogue) };
     const loaded = await fullLoad(sources, input);
-    await saveSummary(sources, input.cacheDir, input.budgetChars, loaded.summary);
+    // A refused plugin's absence is this start's finding, not a summary of its (unchanged) folder.
+    if (!sources.some((source) => source.guard?.() !== undefined)) await saveSummary(sources, input.cacheDir, input.budgetChars, loaded.summary);
     return { registry: new LazyRegistry(build, loaded.registry), ...loaded.summary, catalogue: withHeader(loaded.summary.catalogue) };
   }
   const loaded = await fullLoad(sources, input);

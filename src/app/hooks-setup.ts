@@ -32,6 +32,8 @@ export interface HooksSetupInput {
   onHookFinished?: (record: HookRunRecord) => void;
   /** Extra sources: plugins' hooks.json, skill and agent frontmatter. */
   extraSources?: readonly HookSource[];
+  /** Asked before a plugin's hook runs: false when its folder changed since install. */
+  admitPlugin?: (root: string) => boolean;
   /** clew's user folder, where approvals of an untrusted folder's hooks are kept. */
   configDir: string;
   /** Interactive sessions: asks whether an untrusted folder's hooks may run (undefined: they do not). */
@@ -93,7 +95,7 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     common: input.common,
     matchesRule: input.matchesRule,
     ...(input.prompt ? { prompt: input.prompt } : {}),
-    allow: (_hook, source) => trusted || approved || !source.sharedProject,
+    allow: (_hook, source) => (trusted || approved || !source.sharedProject) && (source.origin.kind !== "plugin" || input.admitPlugin?.(source.origin.root) !== false),
     ...(input.envFile ? { envFile: input.envFile } : {}),
     ...(input.spill ? { spill: input.spill } : {}),
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),

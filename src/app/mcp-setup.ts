@@ -46,6 +46,8 @@ export interface McpStartInput {
   startAfter?: Promise<void>;
   /** Enabled plugins' servers (`plugin_<plugin>_<server>`): enabling the plugin was the consent. */
   pluginServers?: readonly McpServerEntry[];
+  /** Asked before a plugin's server starts: false when its folder changed since install. */
+  admitPlugin?: (root: string) => boolean;
 }
 
 export interface McpOutcome {
@@ -92,6 +94,7 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
     toolTimeoutMs: env.mcpToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     maxOutputTokens: env.maxMcpOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     clientVersion: input.version,
+    ...(input.admitPlugin ? { admit: (entry: McpServerEntry) => (entry.pluginRoot !== undefined && input.admitPlugin?.(entry.pluginRoot) === false ? `MCP server "${entry.name}" was not started: its plugin's files changed after install (${entry.pluginRoot})` : undefined) } : {}),
   });
   if (blocking) await manager.settled(Math.min(env.mcpTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, env.mcpConnectWaitMs ?? HEADLESS_CONNECT_WAIT_MS));
   const tools = (): AnyTool[] => {

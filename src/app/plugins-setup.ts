@@ -4,22 +4,21 @@
  * hook sources for the hook engine, MCP server definitions, a `bin/` folder for the Bash tool's
  * PATH. Plugins add sources, never code paths. A session that enables none loads none of this.
  *
- * Loading 600 installed plugins must stay cheap: installs live in content-addressed folders that
- * never change, so what their manifests say is kept in one index file keyed by the set of
- * (id, content hash) pairs; a warm start reads that one file.
+ * Loading 600 installed plugins must stay cheap: what they contribute is kept in one record
+ * (plugin-snapshot.ts), written after every folder in it was checked against its hash. A warm
+ * start reads that record; each folder is checked again when something of it is first read or
+ * run (PluginIntegrity), and the rest once the first request went out.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { ComponentSource } from "../extensions/types.ts";
 import { pluginSource } from "../extensions/sources.ts";
 import type { HookSource } from "../hooks/types.ts";
-import type { McpServerConfig, McpServerEntry } from "../mcp/types.ts";
+import type { McpServerEntry } from "../mcp/types.ts";
+import type { CheckedPlugin, PluginIntegrity } from "../plugins/install/integrity.ts";
 import type { LoadedPlugin, MarketplaceEntry, PluginProblem } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
-import { writeFileAtomicSync } from "../util/atomic-write.ts";
-
-const INDEX_VERSION = 2;
+import { dropSnapshot, readSnapshot, snapshotPath, writeSnapshot, type CheckedServer, type PluginSnapshot } from "./plugin-snapshot.ts";
 
 export interface SessionPlugins {
   /** `name@marketplace` of every plugin that loaded, for stream-json `system/init.plugins`. */
@@ -30,28 +29,25 @@ export interface SessionPlugins {
   binDirs: string[];
   /** One line per problem (errors and warnings), for start-up reporting. */
   problems: string[];
+  /**
+   * Checks the installed plugins not checked yet (call once the first request went out); a plugin
+   * whose folder changed since install is refused from then on and named through `report`.
+   */
+  checkRest: () => Promise<void>;
+  /** Whether the plugin at `root` may be read and run now (hooks and MCP servers ask first). */
+  admits: (root: string) => boolean;
 }
 
-/** A plugin's MCP servers checked once (zod), kept in the index: a warm start only expands variables. */
-interface CheckedServer {
-  name: string;
-  file: string;
-  config?: McpServerConfig;
-  hash: string;
-  problems: string[];
+export interface PluginsInput {
+  env: Environment;
+  loaded: LoadedSettings;
+  /** `--plugin-dir` folders, used in place for this session. */
+  pluginDirs: readonly string[];
+  /** Hears of a plugin refused after start-up (its folder changed since install). */
+  report?: (line: string) => void;
 }
 
-interface IndexedPlugin {
-  plugin: LoadedPlugin;
-  servers: CheckedServer[];
-}
-
-interface PluginAtRoot extends IndexedPlugin {
-  dataDir: string;
-  immutable: boolean;
-}
-
-function enabledIds(loaded: LoadedSettings): string[] {
+export function enabledIds(loaded: LoadedSettings): string[] {
   const enabled = loaded.settings.enabledPlugins;
   return Object.entries(enabled).flatMap(([id, on]) => (on === true ? [id] : []));
 }
@@ -59,38 +55,6 @@ function enabledIds(loaded: LoadedSettings): string[] {
 function formatPluginProblem(problem: PluginProblem, homeDir: string): string {
   const where = `${problem.file.replace(homeDir, "~")}${problem.line ? `:${problem.line}` : ""}${problem.field ? ` (${problem.field})` : ""}`;
   return `clew: ${where}: ${problem.message}`;
-}
-
-/** One index file for a set of immutable installs; damaged or missing: load them and write it again. */
-function indexPath(pluginsDir: string, key: string): string {
-  return join(pluginsDir, "index", `session-${Bun.hash(key).toString(36)}.json`);
-}
-
-function readIndex(path: string): IndexedPlugin[] | undefined {
-  try {
-    const stored = JSON.parse(readFileSync(path, "utf8")) as { version?: number; plugins?: IndexedPlugin[] };
-    return stored.version === INDEX_VERSION && Array.isArray(stored.plugins) ? stored.plugins : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeIndex(path: string, plugins: readonly IndexedPlugin[]): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomicSync(path, JSON.stringify({ version: INDEX_VERSION, plugins }));
-  } catch {
-    // A read-only plugins folder: every start loads the manifests again.
-  }
-}
-
-function hookSourcesOf(entry: PluginAtRoot): HookSource[] {
-  const { plugin } = entry;
-  return plugin.hooks.map((hooks) => ({
-    origin: { kind: "plugin" as const, plugin: plugin.id, root: plugin.root, dataDir: entry.dataDir, file: hooks.file, sharedProject: false },
-    hooks: hooks.hooks,
-    keyPath: "hooks",
-  }));
 }
 
 /** Checks a plugin's server definitions (the MCP config layer's rules); done once per install. */
@@ -102,22 +66,6 @@ async function checkServers(plugin: LoadedPlugin, homeDir: string): Promise<Chec
     const parsed = parseEntry({ file, base: "mcpServers" }, name, config);
     return { name, file, ...(parsed.config ? { config: parsed.config } : {}), hash: definitionHash(config), problems: parsed.problems.map((problem) => `clew: ${formatMcpProblem(problem, homeDir).replace(/^clew: /, "")}`) };
   });
-}
-
-/** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` and the environment. */
-async function pluginServers(entry: PluginAtRoot, env: Environment, problems: string[]): Promise<McpServerEntry[]> {
-  if (entry.servers.length === 0) return [];
-  const { expandConfig } = await import("../mcp/config/expand.ts");
-  const vars = { ...env.childEnv, CLAUDE_PLUGIN_ROOT: entry.plugin.root, CLAUDE_PLUGIN_DATA: entry.dataDir, CLAUDE_PROJECT_DIR: env.cwd };
-  const out: McpServerEntry[] = [];
-  for (const server of entry.servers) {
-    problems.push(...server.problems);
-    if (!server.config) continue;
-    const expanded = expandConfig(server.config, vars);
-    // Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`.
-    out.push({ name: `plugin_${entry.plugin.name}_${server.name}`, scope: "plugin", origin: server.file, config: expanded.config, missingVars: expanded.missing, hash: server.hash, pluginRoot: entry.plugin.root });
-  }
-  return out;
 }
 
 /** Each known marketplace's entries, read on first need (a cold index only). */
@@ -140,79 +88,140 @@ async function marketplaceEntries(pluginsDir: string): Promise<(marketplace: str
   };
 }
 
-export interface PluginsInput {
-  env: Environment;
-  loaded: LoadedSettings;
-  /** `--plugin-dir` folders, used in place for this session. */
-  pluginDirs: readonly string[];
+
+/** Enabled plugins that have no install record here, from the stored record when it holds (team rollout). */
+export function notInstalledFromSnapshot(env: Environment, loaded: LoadedSettings): string[] | undefined {
+  const ids = enabledIds(loaded);
+  return ids.length === 0 ? [] : readSnapshot(snapshotPath(env, ids))?.notInstalled;
+}
+
+/** What one plugin adds to the record: its source, hooks, checked servers, `bin/`, errors. */
+async function addPlugin(snapshot: PluginSnapshot, plugin: LoadedPlugin, dataDir: string, immutable: boolean, homeDir: string): Promise<void> {
+  for (const problem of plugin.problems) if (problem.level === "error") snapshot.lines.push(formatPluginProblem(problem, homeDir));
+  // A plugin that cannot load (unreadable manifest, conflicting manifests) is skipped alone.
+  if (plugin.invalid) return;
+  snapshot.ids.push({ name: plugin.name, path: plugin.root, id: plugin.id });
+  snapshot.sources.push(
+    pluginSource({
+      root: plugin.root,
+      name: plugin.name,
+      skills: plugin.components.skills,
+      skillsReplaceDefault: plugin.components.skillsReplaceDefault,
+      commands: plugin.components.commands,
+      agents: plugin.components.agents,
+      dataDir,
+      immutable,
+    }),
+  );
+  for (const hooks of plugin.hooks) {
+    snapshot.hookSources.push({ origin: { kind: "plugin", plugin: plugin.id, root: plugin.root, dataDir, file: hooks.file, sharedProject: false }, hooks: hooks.hooks, keyPath: "hooks" });
+  }
+  for (const server of await checkServers(plugin, homeDir)) {
+    snapshot.lines.push(...server.problems);
+    snapshot.servers.push({ plugin: plugin.name, root: plugin.root, dataDir, server });
+  }
+  if (plugin.binDir) snapshot.bins.push({ dir: plugin.binDir, root: plugin.root });
+}
+
+function emptySnapshot(): PluginSnapshot {
+  return { ids: [], lines: [], sources: [], hookSources: [], servers: [], bins: [], checks: [], notInstalled: [] };
+}
+
+/** Loads the plugins from their folders, checking each installed one first (a cold start). */
+async function loadFromFolders(input: PluginsInput, ids: readonly string[], integrityOf: (checks: CheckedPlugin[]) => PluginIntegrity): Promise<{ snapshot: PluginSnapshot; complete: boolean; integrity: PluginIntegrity }> {
+  const { env } = input;
+  const { resolveEnabledPlugins } = await import("../plugins/install/enabled.ts");
+  const loadPlugin = (await import("../plugins/load.ts")).loadPlugin;
+  const snapshot = emptySnapshot();
+  // `--plugin-dir` first: a session-only plugin overrides an installed one of the same name.
+  const inline = new Set<string>();
+  for (const dir of input.pluginDirs) {
+    const plugin = loadPlugin({ root: resolve(env.cwd, dir), marketplace: "inline" });
+    inline.add(plugin.name);
+    await addPlugin(snapshot, plugin, join(env.pluginsDir, "data", `${plugin.name}-inline`), false, env.homeDir);
+  }
+  const roots = ids.length === 0 ? [] : resolveEnabledPlugins({ enabledPlugins: input.loaded.settings.enabledPlugins, pluginsDir: env.pluginsDir, projectDir: env.cwd });
+  for (const root of roots) {
+    if (root.problem?.code === "plugin-not-installed") snapshot.notInstalled.push(root.id);
+    // Not installed: the team-rollout notice names every missing plugin in one line, with `clew plugin sync`.
+    else if (root.problem) snapshot.lines.push(formatPluginProblem(root.problem, env.homeDir));
+  }
+  const candidates = roots.filter((root) => root.record !== undefined && !root.problem && !inline.has(root.name));
+  snapshot.checks = candidates.flatMap(({ id, record }) => (record ? [{ id, record: { installPath: record.installPath, contentHash: record.contentHash, scope: record.scope, ...(record.listingStamp ? { listingStamp: record.listingStamp } : {}) } }] : []));
+  const integrity = integrityOf(snapshot.checks);
+  const usable = candidates.filter((root) => {
+    const problem = integrity.problem(root.root);
+    if (problem) snapshot.lines.push(formatPluginProblem(problem, env.homeDir));
+    return problem === undefined;
+  });
+  integrity.saveStamps();
+  const entryOf = usable.length > 0 ? await marketplaceEntries(env.pluginsDir) : () => undefined;
+  for (const root of usable) {
+    // A `strict: false` entry is the plugin's manifest: the install copied the files, not the entry.
+    const found = entryOf(root.marketplace, root.name);
+    const plugin = loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
+    await addPlugin(snapshot, plugin, root.dataDir, true, env.homeDir);
+  }
+  return { snapshot, complete: usable.length === candidates.length && input.pluginDirs.length === 0, integrity };
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` and the environment. */
+async function expandServers(snapshot: PluginSnapshot, env: Environment): Promise<McpServerEntry[]> {
+  if (snapshot.servers.length === 0) return [];
+  const { expandConfig } = await import("../mcp/config/expand.ts");
+  const out: McpServerEntry[] = [];
+  for (const { plugin, root, dataDir, server } of snapshot.servers) {
+    // Whether the plugin may run is asked when the server starts (McpRuntimeOptions.admit).
+    if (!server.config) continue;
+    const expanded = expandConfig(server.config, { ...env.childEnv, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir, CLAUDE_PROJECT_DIR: env.cwd });
+    // Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`.
+    out.push({ name: `plugin_${plugin}_${server.name}`, scope: "plugin", origin: server.file, config: expanded.config, missingVars: expanded.missing, hash: server.hash, pluginRoot: root });
+  }
+  return out;
 }
 
 export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPlugins | undefined> {
   const { env } = input;
   const ids = enabledIds(input.loaded);
   if (ids.length === 0 && input.pluginDirs.length === 0) return undefined;
-  const { enabledPluginRoots } = await import("../plugins/install/enabled.ts");
-  // The loader is needed only for --plugin-dir folders and installs not in the index yet.
-  const loader = async () => (await import("../plugins/load.ts")).loadPlugin;
-  const problems: string[] = [];
-  const entries: PluginAtRoot[] = [];
-
-  // `--plugin-dir` first: a session-only plugin overrides an installed one of the same name.
-  const inline = new Set<string>();
-  for (const dir of input.pluginDirs) {
-    const root = resolve(env.cwd, dir);
-    const plugin = (await loader())({ root, marketplace: "inline" });
-    inline.add(plugin.name);
-    entries.push({ plugin, servers: await checkServers(plugin, env.homeDir), dataDir: join(env.pluginsDir, "data", `${plugin.name}-inline`), immutable: false });
-  }
-
-  const roots = ids.length === 0 ? [] : enabledPluginRoots({ enabledPlugins: input.loaded.settings.enabledPlugins, pluginsDir: env.pluginsDir, projectDir: env.cwd });
-  const usable = roots.filter((root) => {
-    // Not installed: the team-rollout notice names every missing plugin in one line, with `clew plugin sync`.
-    if (root.problem && root.problem.code !== "plugin-not-installed") problems.push(formatPluginProblem(root.problem, env.homeDir));
-    return root.verified && !root.problem && !inline.has(root.name);
-  });
-  const key = JSON.stringify([INDEX_VERSION, usable.map((root) => [root.id, root.root, root.record?.contentHash ?? ""])]);
-  const path = indexPath(env.pluginsDir, key);
-  let installed: IndexedPlugin[] | undefined = usable.length === 0 ? [] : readIndex(path);
-  if (!installed) {
-    const [entryOf, loadPlugin] = await Promise.all([marketplaceEntries(env.pluginsDir), loader()]);
-    installed = [];
-    for (const root of usable) {
-      // A `strict: false` entry is the plugin's manifest: the install copied the files, not the entry.
-      const found = entryOf(root.marketplace, root.name);
-      const plugin = loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
-      installed.push({ plugin, servers: await checkServers(plugin, env.homeDir) });
+  const { PluginIntegrity } = await import("../plugins/install/integrity.ts");
+  const path = snapshotPath(env, ids);
+  let started = false;
+  const integrityOf = (checks: CheckedPlugin[]) =>
+    new PluginIntegrity(env.pluginsDir, checks, (problem) => {
+      if (!started) return;
+      input.report?.(formatPluginProblem(problem, env.homeDir));
+      dropSnapshot(path);
+    });
+  const stored = input.pluginDirs.length === 0 ? readSnapshot(path) : undefined;
+  let snapshot: PluginSnapshot;
+  let integrity: PluginIntegrity;
+  const lines: string[] = [];
+  if (stored) {
+    snapshot = stored;
+    integrity = integrityOf(snapshot.checks);
+    // A `bin/` folder is on the Bash tool's PATH from the start, so its plugin is checked now.
+    for (const bin of snapshot.bins) {
+      const problem = integrity.problem(bin.root);
+      if (problem) lines.push(formatPluginProblem(problem, env.homeDir));
     }
-    writeIndex(path, installed);
+  } else {
+    const loaded = await loadFromFolders(input, ids, integrityOf);
+    ({ snapshot, integrity } = loaded);
+    if (loaded.complete) writeSnapshot(path, snapshot);
   }
-  usable.forEach((root, index) => {
-    const indexed = installed?.[index];
-    if (indexed) entries.push({ ...indexed, dataDir: root.dataDir, immutable: true });
-  });
-
-  const result: SessionPlugins = { ids: [], sources: [], hookSources: [], mcpServers: [], binDirs: [], problems };
-  for (const entry of entries) {
-    const { plugin } = entry;
-    for (const problem of plugin.problems) if (problem.level === "error") problems.push(formatPluginProblem(problem, env.homeDir));
-    // A plugin that cannot load (unreadable manifest, conflicting manifests) is skipped alone.
-    if (plugin.invalid) continue;
-    result.ids.push({ name: plugin.name, path: plugin.root, id: plugin.id });
-    result.sources.push(
-      pluginSource({
-        root: plugin.root,
-        name: plugin.name,
-        skills: plugin.components.skills,
-        skillsReplaceDefault: plugin.components.skillsReplaceDefault,
-        commands: plugin.components.commands,
-        agents: plugin.components.agents,
-        dataDir: entry.dataDir,
-        immutable: entry.immutable,
-      }),
-    );
-    result.hookSources.push(...hookSourcesOf(entry));
-    result.mcpServers.push(...(await pluginServers(entry, env, problems)));
-    if (plugin.binDir) result.binDirs.push(plugin.binDir);
-  }
-  return result;
+  started = true;
+  const admits = (root: string) => integrity.admits(root);
+  const guard = (root: string) => () => integrity.problem(root)?.message;
+  for (const source of snapshot.sources) source.guard = guard(source.root);
+  return {
+    ids: snapshot.ids,
+    sources: snapshot.sources,
+    hookSources: snapshot.hookSources,
+    mcpServers: await expandServers(snapshot, env),
+    binDirs: snapshot.bins.filter((bin) => admits(bin.root)).map((bin) => bin.dir),
+    problems: [...snapshot.lines, ...lines],
+    checkRest: async () => void (await integrity.checkRest()),
+    admits,
+  };
 }

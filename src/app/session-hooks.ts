@@ -42,6 +42,7 @@ export interface SessionHooksInput {
   approve?: HookApprovalPort;
   /** Enabled plugins' hooks (hooks/hooks.json, manifest hooks). */
   pluginHooks?: readonly HookSource[];
+  admitPlugin?: (root: string) => boolean;
 }
 
 const JUDGE_SYSTEM =
@@ -91,6 +92,7 @@ export async function startSessionHooks(input: SessionHooksInput, force = false)
     report: input.report,
     configDir: input.configDir,
     ...(input.pluginHooks && input.pluginHooks.length > 0 ? { extraSources: input.pluginHooks } : {}),
+    ...(input.admitPlugin ? { admitPlugin: input.admitPlugin } : {}),
     ...(input.approve ? { approve: input.approve } : {}),
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),
     onHookStarted: (info) => input.sink.emit?.({ type: "hook_started", frame: { ...hookStartedFrame(info) } }),

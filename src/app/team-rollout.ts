@@ -51,18 +51,27 @@ export async function missingForProject(env: Environment, loaded: LoadedSettings
   const wantedPlugins = Object.entries(loaded.settings.enabledPlugins).filter(([, on]) => on === true).map(([id]) => id);
   const wantedMarkets = Object.entries(loaded.settings.extraKnownMarketplaces);
   if (wantedPlugins.length === 0 && wantedMarkets.length === 0) return { marketplaces: [], plugins: [] };
-  const [{ readKnownMarketplaces }, { readInstalled, recordsFor }] = await Promise.all([import("../plugins/marketplaces/state.ts"), import("../plugins/install/records.ts")]);
   let known: Record<string, unknown> = {};
-  try {
-    known = (await readKnownMarketplaces(env.pluginsDir)).marketplaces;
-  } catch {
-    // Unreadable state: everything counts as missing, and sync reports the file.
+  if (wantedMarkets.length > 0) {
+    const { readKnownMarketplaces } = await import("../plugins/marketplaces/state.ts");
+    try {
+      known = (await readKnownMarketplaces(env.pluginsDir)).marketplaces;
+    } catch {
+      // Unreadable state: everything counts as missing, and sync reports the file.
+    }
   }
-  const installed = readInstalled(env.pluginsDir).data;
   return {
     marketplaces: wantedMarkets.filter(([name]) => known[name] === undefined).map(([name, declared]) => ({ name, source: declared.source })),
-    plugins: wantedPlugins.filter((id) => recordsFor(installed, id, env.cwd).length === 0 && Object.keys(installed.plugins).every((key) => key.toLowerCase() !== id.toLowerCase() || recordsFor(installed, key, env.cwd).length === 0)),
+    plugins: (await import("./plugins-setup.ts")).notInstalledFromSnapshot(env, loaded) ?? (await notInstalled(env, wantedPlugins)),
   };
+}
+
+/** Wanted plugin ids with no install record that applies here (ids match case-insensitively). */
+async function notInstalled(env: Environment, wanted: readonly string[]): Promise<string[]> {
+  const { readInstalled, recordsFor } = await import("../plugins/install/records.ts");
+  const installed = readInstalled(env.pluginsDir).data;
+  const here = new Set(Object.keys(installed.plugins).filter((id) => recordsFor(installed, id, env.cwd).length > 0).map((id) => id.toLowerCase()));
+  return wanted.filter((id) => !here.has(id.toLowerCase()));
 }
 
 export function wasDeclined(env: Environment, plan: RolloutPlan): boolean {

@@ -19,6 +19,8 @@ export interface LoadOptions {
 }
 
 export async function loadSource(source: ComponentSource, cacheDir: string | undefined): Promise<LoadedSource> {
+  const refused = source.guard?.();
+  if (refused !== undefined) return { source, invocables: [], agents: [], problems: [{ code: "unreadable", severity: "error", file: source.root, message: refused }], skillsDirPlugins: [] };
   const cache = IndexCache.open(cacheDir, source);
   const stored = cache.storedEntries();
   const scan = stored === undefined ? scanSource(source) : { entries: stored, problems: [], skillsDirPlugins: [] };

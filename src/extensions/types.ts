@@ -36,6 +36,11 @@ export interface ComponentSource {
    * folder). A warm start then takes the listing from the index cache without scanning it.
    */
   immutable?: boolean;
+  /**
+   * Asked before any file of the source is read: a reason when none may be (a plugin whose folder
+   * changed since install). Never part of a cache key.
+   */
+  guard?: () => string | undefined;
 }
 
 export type ProblemSeverity = "error" | "warning" | "info";

@@ -228,7 +228,8 @@ function sourceInfo(source: HookSource, handlerCount: number): HookSourceInfo {
     label: labelOf(origin),
     file: fileOf(origin),
     sharedProject,
-    hash: hookConfigHash(source.hooks),
+    // Hashing every plugin's hooks at each start would cost more than the rest of collecting them.
+    hash: sharedProject ? hookConfigHash(source.hooks) : "",
     handlerCount,
   };
 }

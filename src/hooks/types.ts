@@ -89,7 +89,10 @@ export interface HookSourceInfo {
   file: string;
   /** From the shared (committed) project settings, or marked shared by the caller: run only when trusted. */
   sharedProject: boolean;
-  /** sha256 of this source's hook configuration (canonical JSON): ask again when it changes. */
+  /**
+   * sha256 of this source's hook configuration (canonical JSON): ask again when it changes. Only
+   * shared project sources are ever asked about, so only they carry it ("" for the others).
+   */
   hash: string;
   handlerCount: number;
 }

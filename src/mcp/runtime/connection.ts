@@ -17,6 +17,8 @@ export interface ConnectionOptions {
   env: Readonly<Record<string, string>>;
   connectTimeoutMs: number;
   clientVersion: string;
+  /** Asked before a server starts: a reason when it must not (its plugin's folder changed since install). */
+  admit?: (entry: McpServerEntry) => string | undefined;
 }
 
 export interface CallOptions {
@@ -96,6 +98,11 @@ export class ServerConnection {
   }
 
   private async open(): Promise<void> {
+    const refused = this.options.admit?.(this.entry);
+    if (refused !== undefined) {
+      this.fail("disabled", refused);
+      return;
+    }
     this.status = "pending";
     this.error = undefined;
     const sdk = await loadMcpSdk();

@@ -36,6 +36,8 @@ export interface McpRuntimeOptions {
    * that does not wait for its servers lets its first request go out first.
    */
   startAfter?: Promise<void>;
+  /** See ConnectionOptions.admit. */
+  admit?: (entry: McpServerEntry) => string | undefined;
 }
 
 export type McpTextResult = { ok: true; text: string } | { ok: false; message: string };

@@ -4,10 +4,10 @@
  * installed, or whose cache no longer matches its hash, comes back with a problem (and
  * `verified: false`) so the caller skips it and reports, while the others load.
  */
-import type { InstallRecord, PluginProblem } from "../types.ts";
+import type { PluginProblem } from "../types.ts";
 import { pluginDataDir } from "./cache.ts";
-import { installedFile, readInstalled, recordsFor, writeInstalled, type StoredInstallRecord } from "./records.ts";
-import { verifyInstallQuick } from "./verify.ts";
+import { PluginIntegrity } from "./integrity.ts";
+import { installedFile, readInstalled, recordsFor, type StoredInstallRecord } from "./records.ts";
 
 export interface EnabledPluginsInput {
   /** The merged settings' `enabledPlugins` (id → on/off). */
@@ -25,7 +25,7 @@ export interface EnabledPluginRoot {
   /** `${CLAUDE_PLUGIN_DATA}` (created by the loader on first use, not here). */
   dataDir: string;
   /** The install that applies here: local over project over user. Undefined: not installed. */
-  record: InstallRecord | undefined;
+  record: StoredInstallRecord | undefined;
   /** True only when the cache folder is the tree hashed at install. */
   verified: boolean;
   problem?: PluginProblem;
@@ -43,7 +43,11 @@ function splitId(id: string): { name: string; marketplace: string } | undefined 
   return { name: id.slice(0, at), marketplace: id.slice(at + 1) };
 }
 
-export function enabledPluginRoots(input: EnabledPluginsInput): EnabledPluginRoot[] {
+/**
+ * The enabled plugins and the install record that applies to each, without looking at their
+ * folders (`verified` stays false): a warm start checks them through PluginIntegrity instead.
+ */
+export function resolveEnabledPlugins(input: EnabledPluginsInput): EnabledPluginRoot[] {
   const results: EnabledPluginRoot[] = [];
   let installed: ReturnType<typeof readInstalled>;
   try {
@@ -53,7 +57,6 @@ export function enabledPluginRoots(input: EnabledPluginsInput): EnabledPluginRoo
   }
   // Plugin ids match case-insensitively (plugins.md §1).
   const byLowerId = new Map(Object.keys(installed.data.plugins).map((id) => [id.toLowerCase(), id]));
-  let restamped = false;
   for (const [id, on] of Object.entries(input.enabledPlugins ?? {})) {
     if (on !== true) continue;
     const parts = splitId(id);
@@ -68,31 +71,20 @@ export function enabledPluginRoots(input: EnabledPluginsInput): EnabledPluginRoo
       results.push({ ...base, problem: { level: "error", code: "plugin-not-installed", file: installed.file, message: `Plugin ${id} is enabled in settings but not installed; run \`clew plugin install ${id}\` (or \`clew plugin sync\` in a project with clew.lock).` } });
       continue;
     }
-    let verdict: ReturnType<typeof verifyInstallQuick>;
-    try {
-      verdict = verifyInstallQuick(record);
-    } catch (error) {
-      verdict = { ok: false, reason: `it could not be checked (${error instanceof Error ? error.message : String(error)})` };
-    }
-    const found = { ...base, id: storedId, root: record.installPath, dataDir: pluginDataDir(input.pluginsDir, storedId), record };
-    if (verdict.ok && "restamp" in verdict && verdict.restamp !== undefined) {
-      record.listingStamp = verdict.restamp;
-      restamped = true;
-    }
-    if (verdict.ok) results.push({ ...found, verified: true });
-    else {
-      results.push({
-        ...found,
-        problem: { level: "error", code: "plugin-cache-mismatch", file: record.installPath, message: `Plugin ${storedId} was not loaded: ${verdict.reason}. Reinstall it with \`clew plugin install ${storedId}${record.scope === "user" ? "" : ` -s ${record.scope}`}\`.` },
-      });
-    }
+    results.push({ ...base, id: storedId, root: record.installPath, dataDir: pluginDataDir(input.pluginsDir, storedId), record });
   }
-  if (restamped) {
-    try {
-      writeInstalled(input.pluginsDir, installed.data);
-    } catch {
-      // Not saved: the next start re-hashes those trees again, which costs time, not safety.
-    }
-  }
+  return results;
+}
+
+/** Every enabled plugin, each installed one checked now (its folder against its recorded hash). */
+export function enabledPluginRoots(input: EnabledPluginsInput): EnabledPluginRoot[] {
+  const roots = resolveEnabledPlugins(input);
+  const integrity = new PluginIntegrity(input.pluginsDir, roots.flatMap((root) => (root.record ? [{ id: root.id, record: root.record }] : [])));
+  const results = roots.map((root): EnabledPluginRoot => {
+    if (!root.record) return root;
+    const problem = integrity.problem(root.root);
+    return problem ? { ...root, problem } : { ...root, verified: true };
+  });
+  integrity.saveStamps();
   return results;
 }

@@ -17,7 +17,10 @@ function hashOf(dir: string): string | undefined {
   }
 }
 
-export function verifyInstall(record: InstallRecord): Verdict {
+/** What a check needs of an install record. */
+export type CheckedRecord = Pick<InstallRecord, "installPath" | "contentHash"> & Pick<StoredInstallRecord, "listingStamp">;
+
+export function verifyInstall(record: CheckedRecord): Verdict {
   if (!existsSync(record.installPath)) return { ok: false, reason: `its cache folder ${record.installPath} is missing` };
   const found = hashOf(record.installPath);
   if (found === undefined) return { ok: false, reason: `its cache folder ${record.installPath} cannot be read` };
@@ -35,7 +38,7 @@ export function verifyInstall(record: InstallRecord): Verdict {
  * the stamp moved but the content still hashes the same (a `touch`, a copy that kept the bytes),
  * the fresh stamp comes back so the caller can store it and skip the re-hash next time.
  */
-export function verifyInstallQuick(record: StoredInstallRecord): Verdict & { restamp?: string } {
+export function verifyInstallQuick(record: CheckedRecord): Verdict & { restamp?: string } {
   let current: string | undefined;
   try {
     current = listingStamp(record.installPath);

@@ -241,8 +241,11 @@ describe("collecting hooks: trust, hashes and policy", () => {
     const c = hookConfigHash({ Stop: [{ hooks: [{ type: "command", command: "y", timeout: 5 }] }] });
     expect(a).toBe(b);
     expect(a).not.toBe(c);
-    const config = collectHooks([{ origin: userSettings(FILE), hooks: { Stop: [{ hooks: [{ type: "command", command: "x", timeout: 5 }] }] } }], { projectDir: tempDir() });
-    expect(config.sources[0]?.hash).toBe(a);
+    const projectDir = tempDir();
+    const hooks = { Stop: [{ hooks: [{ type: "command", command: "x", timeout: 5 }] }] };
+    const config = collectHooks([{ origin: projectSettings(projectDir), hooks }, { origin: userSettings(FILE), hooks }], { projectDir });
+    // Only the shared project source is ever asked about, so only it carries the hash.
+    expect(config.sources.map((source) => source.hash)).toEqual([a, ""]);
   });
 
   test("no policy: everything runs", () => {
