@@ -39,6 +39,7 @@ import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNa
 import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { loadSessionPlugins } from "./plugins-setup.ts";
+import { reportCapped } from "./report-lines.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
 import { UsageLedger } from "./usage-ledger.ts";
@@ -111,7 +112,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
   }
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
-  for (const line of plugins?.problems ?? []) options.report(line);
+  reportCapped(options.report, plugins?.problems ?? [], (count) => `clew: ${count} more plugin problems; \`clew plugin list\` (installed) or \`clew plugin validate <folder>\` shows each plugin's.`);
   const extensionsCache = join(env.configDir, "cache", "extensions");
   const extensions = await loadSessionExtensions({
     cwd: env.cwd,

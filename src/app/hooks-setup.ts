@@ -14,6 +14,7 @@ import type { PromptPort } from "../hooks/run-prompt.ts";
 import type { HookConfig, HookProblem, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
 import { approveHooks, hooksApproved } from "../settings/hook-approvals.ts";
 import type { LoadedSettings } from "../settings/types.ts";
+import { reportCapped } from "./report-lines.ts";
 
 export interface HooksSetupInput {
   loaded: LoadedSettings;
@@ -70,7 +71,14 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
   const sources = [...hookSourcesFromSettings(input.loaded), ...extra];
   const policy = hookPolicyFromSettings(input.loaded);
   const config = collectHooks(sources, { projectDir: input.projectDir, policy });
-  for (const problem of config.problems) if (problem.severity !== "notice") input.report(formatHookProblem(problem));
+  const fromPlugins = new Set(config.sources.filter((source) => source.origin.kind === "plugin").map((source) => source.id));
+  const shown = config.problems.filter((problem) => problem.severity !== "notice");
+  for (const problem of shown) if (!fromPlugins.has(problem.sourceId)) input.report(formatHookProblem(problem));
+  reportCapped(
+    input.report,
+    shown.filter((problem) => fromPlugins.has(problem.sourceId)).map(formatHookProblem),
+    (count) => `clew: ${count} more problems in plugins' hooks; /hooks lists every hook with its problem.`,
+  );
   const trusted = input.loaded.trusted;
   const held = config.sources.filter((source) => source.sharedProject && source.handlerCount > 0);
   let approved = false;

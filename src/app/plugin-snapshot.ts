@@ -1,21 +1,22 @@
 /**
  * The session's plugins as one stored record: everything the enabled installs contribute (sources,
- * hooks, checked server definitions, `bin/` folders, the start-up lines), keyed by the bytes of
- * `installed_plugins.json`, the enabled set and the folder. Installs are content-addressed
+ * hooks, checked server definitions, `bin/` folders, the start-up lines), keyed by the identity of
+ * `installed_plugins.json` (inode, size, mtime), the enabled set and the folder. Installs are content-addressed
  * folders that never change, so when none of that changed the record still holds; it is written
  * only after every folder in it was checked against its recorded hash, and each folder is checked
  * again (PluginIntegrity) before anything of it is read or run in a session that used the record.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ComponentSource } from "../extensions/types.ts";
 import type { HookSource } from "../hooks/types.ts";
 import type { McpServerConfig } from "../mcp/types.ts";
 import type { CheckedPlugin } from "../plugins/install/integrity.ts";
 import type { Environment } from "../settings/paths.ts";
+import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 
-const SNAPSHOT_VERSION = 5;
+const SNAPSHOT_VERSION = 7;
 /** Records kept besides the newest (other projects, other enabled sets); older ones are removed. */
 const KEEP = 12;
 
@@ -42,22 +43,44 @@ export interface PluginSnapshot {
   notInstalled: string[];
 }
 
-interface StoredSnapshot extends PluginSnapshot {
+/** A source as stored: the default folders (`skills/`, `commands/`, `agents/` under the root) left out. */
+type StoredSource = Omit<ComponentSource, "skills" | "commands" | "agents"> & Partial<Pick<ComponentSource, "skills" | "commands" | "agents">>;
+
+interface StoredSnapshot extends Omit<PluginSnapshot, "sources"> {
   version: number;
+  sources: StoredSource[];
+}
+
+const FOLDERS = ["skills", "commands", "agents"] as const;
+
+function compact(source: ComponentSource): StoredSource {
+  const stored: StoredSource = { ...source };
+  for (const kind of FOLDERS) {
+    const list = source[kind];
+    if (list.length === 1 && list[0] === join(source.root, kind)) delete stored[kind];
+  }
+  return stored;
+}
+
+function expand(stored: StoredSource): ComponentSource {
+  return { ...stored, skills: stored.skills ?? [join(stored.root, "skills")], commands: stored.commands ?? [join(stored.root, "commands")], agents: stored.agents ?? [join(stored.root, "agents")] };
 }
 
 let lastRead: { path: string; snapshot: PluginSnapshot | undefined } | undefined;
 
 /** The record's path for this start (cheap: one read of the install records, one hash). */
 export function snapshotPath(env: Environment, enabledIds: readonly string[]): string {
-  let installed: Uint8Array = new Uint8Array();
+  // clew replaces the install records by renaming a new file over them, so any change gives a new
+  // inode; size and mtime catch an edit made in place by hand.
+  let records = "none";
   try {
-    installed = readFileSync(join(env.pluginsDir, "installed_plugins.json"));
+    const stats = statSync(join(env.pluginsDir, "installed_plugins.json"));
+    records = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
   } catch {
     // No installs: every enabled plugin is reported as not installed, which the record holds too.
   }
   const context = JSON.stringify([SNAPSHOT_VERSION, env.cwd, env.homeDir, [...enabledIds].sort()]);
-  const key = `${Bun.hash(context).toString(36)}-${Bun.hash(installed).toString(36)}`;
+  const key = `${Bun.hash(context).toString(36)}-${Bun.hash(records).toString(36)}`;
   return join(env.pluginsDir, "index", `session-${key}.json`);
 }
 
@@ -65,8 +88,8 @@ export function readSnapshot(path: string): PluginSnapshot | undefined {
   if (lastRead?.path === path) return lastRead.snapshot;
   let snapshot: PluginSnapshot | undefined;
   try {
-    const stored = JSON.parse(readFileSync(path, "utf8")) as Partial<StoredSnapshot>;
-    if (stored.version === SNAPSHOT_VERSION && Array.isArray(stored.sources) && Array.isArray(stored.checks)) snapshot = stored as PluginSnapshot;
+    const stored = readAsciiJson(path) as Partial<StoredSnapshot>;
+    if (stored.version === SNAPSHOT_VERSION && Array.isArray(stored.sources) && Array.isArray(stored.checks)) snapshot = { ...(stored as StoredSnapshot), sources: stored.sources.map(expand) };
   } catch {
     // Missing or damaged: the plugins load from their folders and the record is written again.
   }
@@ -77,7 +100,7 @@ export function readSnapshot(path: string): PluginSnapshot | undefined {
 export function writeSnapshot(path: string, snapshot: PluginSnapshot): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomicSync(path, JSON.stringify({ version: SNAPSHOT_VERSION, ...snapshot } satisfies StoredSnapshot));
+    writeFileAtomicSync(path, asciiJson({ version: SNAPSHOT_VERSION, ...snapshot, sources: snapshot.sources.map(compact) } satisfies StoredSnapshot));
     lastRead = { path, snapshot };
     prune(dirname(path));
   } catch {

@@ -6,7 +6,8 @@
  * project. Fields at their default are left out: the file is parsed on every start. Bump
  * CACHE_VERSION whenever parsing or the stored shape changes.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import type { AgentReading } from "./agent-meta.ts";
@@ -75,10 +76,6 @@ interface CacheContents {
   files: Record<string, StoredFile>;
 }
 
-/** JSON with every non-ASCII character escaped, so the reader can skip UTF-8 decoding. */
-function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
 
 /** The cache file of a source: stable across runs for the same source description. */
 export function cacheFileFor(cacheDir: string, source: ComponentSource): string {
@@ -102,7 +99,7 @@ export class IndexCache {
     if (cacheDir === undefined) return new IndexCache(undefined, source, {}, 0);
     const path = cacheFileFor(cacheDir, source);
     try {
-      const contents = JSON.parse(readFileSync(path, "latin1")) as Partial<CacheContents>;
+      const contents = readAsciiJson(path) as Partial<CacheContents>;
       if (contents.version === CACHE_VERSION && typeof contents.files === "object" && contents.files !== null && typeof contents.count === "number") {
         return new IndexCache(path, source, contents.files, contents.count);
       }

@@ -72,6 +72,13 @@ class Merger {
     }
     if (shape === "array") return this.concat(path, run);
     const out: Record<string, unknown> = {};
+    const filled = run.filter((contribution) => Object.keys(contribution.value as Record<string, unknown>).length > 0);
+    if (filled.length === 1) {
+      // One layer sets keys here (600 `enabledPlugins` in one file; the defaults' `{}` adds none): no per-key search.
+      const { value, origin } = filled[0] as Contribution;
+      for (const [key, child] of Object.entries(value as Record<string, unknown>)) out[key] = this.node([...path, key], [{ value: child, origin }]);
+      return out;
+    }
     for (const contribution of run) {
       for (const key of Object.keys(contribution.value as Record<string, unknown>)) {
         if (Object.hasOwn(out, key)) continue;
