@@ -10,6 +10,7 @@ import { editTool } from "../tools/edit.ts";
 import { globTool } from "../tools/glob.ts";
 import { grepTool } from "../tools/grep.ts";
 import { killShellTool } from "../tools/kill-shell.ts";
+import { notebookEditTool } from "../tools/notebook-edit.ts";
 import { readTool } from "../tools/read.ts";
 import { sendMessageTool } from "../tools/send-message.ts";
 import { skillTool } from "../tools/skill.ts";
@@ -26,6 +27,7 @@ export const builtinTools: readonly AnyTool[] = [
   readTool,
   editTool,
   writeTool,
+  notebookEditTool,
   todoWriteTool,
   // Offered only when the session has a skill the model may call.
   skillTool,

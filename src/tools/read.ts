@@ -1,19 +1,23 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
+import { extname } from "node:path";
 import type { ImageBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { z } from "zod";
 import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { rememberStat } from "./shared/freshness.ts";
 import { looksBinary, sniffImage, SNIFF_BYTES, type ImageMediaType } from "./shared/file-sniff.ts";
+import { byteSizeProblem, formatBytes, imageLimitProblem } from "./shared/image-limits.ts";
 import { readLineWindow, type ByteSource, type WindowLine } from "./shared/line-window.ts";
+import { parseNotebook } from "./shared/notebook.ts";
+import { renderNotebook } from "./shared/notebook-view.ts";
 import { fsToolError, isMissing, missingFileError, resolveToolPath, trackerKeySync } from "./shared/paths.ts";
 import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
 import description from "./read.md" with { type: "text" };
 
-/** Raw bytes whose base64 form stays within the API's 5 MB per-image limit. */
-export const MAX_IMAGE_BYTES = 3_750_000;
 /** Past this size Read stops counting lines after the window, so paging a huge file stays cheap. */
 const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
+/** A notebook is parsed whole; past this size its JSON is better read with Bash and jq. */
+const MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024;
 
 const input = lazySchema((z) =>
   z.object({
@@ -36,6 +40,12 @@ const input = lazySchema((z) =>
 export interface ReadTextData {
   type: "text";
   file: { filePath: string; content: string; numLines: number; startLine: number; totalLines?: number };
+}
+
+export interface ReadNotebookData {
+  type: "notebook";
+  /** Cells and images are only in the content blocks, so transcripts don't store them twice. */
+  file: { filePath: string; cellCount: number; shownCells: number; images: number };
 }
 
 export interface ReadImageData {
@@ -71,6 +81,8 @@ export const readTool = defineTool({
       let output: ToolOutput;
       if (mediaType) {
         output = readImage(fd, absPath, fileStat.size, mediaType);
+      } else if (extname(absPath).toLowerCase() === ".ipynb") {
+        output = await readNotebook(fd, absPath, fileStat, { offset: args.offset, limit: args.limit, signal }, session);
       } else if (looksBinary(absPath, head)) {
         throw new ToolError(
           `${absPath} is a binary file and can't be read as text. If you need to inspect it, use Bash ` +
@@ -117,13 +129,15 @@ function readHead(fd: number, size: number): Uint8Array {
 }
 
 function readImage(fd: number, absPath: string, size: number, mediaType: ImageMediaType): ToolOutput {
-  if (size > MAX_IMAGE_BYTES) {
-    throw new ToolError(
-      `Image ${absPath} is ${formatBytes(size)}, more than the ${formatBytes(MAX_IMAGE_BYTES)} that can be sent. ` +
-        "Make a smaller copy (for example with `convert -resize 50%` or `sips -Z 1600`) and Read that instead.",
+  const tooLarge = (problem: string) =>
+    new ToolError(
+      `Image ${absPath} ${problem}. Make a smaller copy (for example with \`convert -resize 50%\` or \`sips -Z 1600\`) and Read that instead.`,
     );
-  }
+  const oversized = byteSizeProblem(size);
+  if (oversized) throw tooLarge(oversized);
   const bytes = readFileSync(fd);
+  const problem = imageLimitProblem(bytes, mediaType);
+  if (problem) throw tooLarge(problem);
   const text: TextBlockParam = { type: "text", text: `Image file: ${absPath} (${mediaType}, ${formatBytes(size)})` };
   const image: ImageBlockParam = {
     type: "image",
@@ -133,13 +147,36 @@ function readImage(fd: number, absPath: string, size: number, mediaType: ImageMe
   return { content: [text, image], display: { summary: `Read image (${formatBytes(size)})` }, data };
 }
 
-async function readText(
-  handle: ByteSource,
-  absPath: string,
-  fileStat: Stats,
-  { offset, limit, signal }: { offset: number | undefined; limit: number | undefined; signal: AbortSignal },
-  session: ToolSession,
-): Promise<ToolOutput> {
+/** Cells with their outputs; a file that isn't notebook JSON (a merge conflict, say) is shown as text with a note. */
+async function readNotebook(fd: number, absPath: string, fileStat: Stats, window: TextWindow, session: ToolSession): Promise<ToolOutput> {
+  if (fileStat.size > MAX_NOTEBOOK_BYTES) {
+    throw new ToolError(
+      `Notebook ${absPath} is ${formatBytes(fileStat.size)}, too large to read whole. Read parts of its JSON with Bash, ` +
+        `for example \`jq '.cells[0:10]' ${absPath}\`, or clear its outputs first (\`jupyter nbconvert --clear-output --inplace\`).`,
+    );
+  }
+  let notebook;
+  try {
+    notebook = parseNotebook(new TextDecoder().decode(readFileSync(fd)), absPath);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    const text = await readText(descriptorSource(fd), absPath, fileStat, window, session);
+    return { ...text, content: `${error.message}\nIts text follows.\n\n${String(text.content)}` };
+  }
+  const view = renderNotebook(notebook);
+  const count = notebook.cells.length;
+  const data: ReadNotebookData = { type: "notebook", file: { filePath: absPath, cellCount: count, shownCells: view.shownCells, images: view.images } };
+  const shown = view.shownCells < count ? `${view.shownCells} of ${count}` : `${count}`;
+  return { content: view.content, display: { summary: `Read notebook (${shown} ${plural(count, "cell")})` }, data };
+}
+
+interface TextWindow {
+  offset: number | undefined;
+  limit: number | undefined;
+  signal: AbortSignal;
+}
+
+async function readText(handle: ByteSource, absPath: string, fileStat: Stats, { offset, limit, signal }: TextWindow, session: ToolSession): Promise<ToolOutput> {
   if (fileStat.size === 0) {
     const data: ReadTextData = {
       type: "text",
@@ -192,10 +229,4 @@ function numbered(lineNumber: number, line: WindowLine): string {
 
 function plural(count: number, word: string): string {
   return count === 1 ? word : `${word}s`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 }
