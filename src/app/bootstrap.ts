@@ -220,8 +220,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const hookSink: HookSink = { emit: undefined };
   const skillHooks = extensions.withHooks;
-  const pluginHooks = plugins?.hookSources ?? [];
-  const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks && pluginHooks.length === 0 ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
+  const pluginHooks = plugins?.hooks;
+  const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks && !pluginHooks?.sources.length ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
     loaded,
     toolSession,
     sessionId,
@@ -235,7 +235,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     report: options.report,
     sink: hookSink,
     configDir: env.configDir,
-    ...(plugins && pluginHooks.length > 0 ? { pluginHooks, admitPlugin: plugins.admits } : {}),
+    ...(plugins && pluginHooks && pluginHooks.sources.length > 0 ? { pluginHooks, admitPlugin: plugins.admits } : {}),
     ...(options.approveHooks ? { approve: options.approveHooks } : {}),
     ...(env.sessionEndHooksTimeoutMs !== undefined ? { sessionEndBudgetMs: env.sessionEndHooksTimeoutMs } : {}),
   }, skillHooks);

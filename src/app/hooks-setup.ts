@@ -33,6 +33,8 @@ export interface HooksSetupInput {
   onHookFinished?: (record: HookRunRecord) => void;
   /** Extra sources: plugins' hooks.json, skill and agent frontmatter. */
   extraSources?: readonly HookSource[];
+  /** Plugins' hooks known from their stored record: compiled once one of their events matters. */
+  deferred?: DeferredHooks;
   /** Asked before a plugin's hook runs: false when its folder changed since install. */
   admitPlugin?: (root: string) => boolean;
   /** clew's user folder, where approvals of an untrusted folder's hooks are kept. */
@@ -50,6 +52,23 @@ export interface HooksSetup {
   addSource(source: HookSource): void;
 }
 
+/**
+ * Hooks a start knows without compiling them (plugins' hooks, from their stored record): the
+ * events they handle and their problems as start-up lines, both found when the record was written.
+ */
+export interface DeferredHooks {
+  sources: readonly HookSource[];
+  events: readonly string[];
+  lines: readonly string[];
+}
+
+/** Compiles the sources once to describe them for a stored record (policy aside: it may change). */
+export async function describeHooks(sources: readonly HookSource[], projectDir: string): Promise<Omit<DeferredHooks, "sources">> {
+  const { collectHooks } = await import("../hooks/collect.ts");
+  const config = collectHooks(sources, { projectDir });
+  return { events: [...new Set(config.hooks.map((hook) => hook.event))], lines: config.problems.filter((problem) => problem.severity !== "notice").map(formatHookProblem) };
+}
+
 function formatHookProblem(problem: HookProblem): string {
   const where = problem.keyPath && !problem.message.startsWith(problem.keyPath) ? `: ${problem.keyPath}` : "";
   return `clew: ${problem.file}${where}: ${problem.message}`;
@@ -62,8 +81,9 @@ function hasSettingsHooks(loaded: LoadedSettings): boolean {
 
 export async function setUpHooks(input: HooksSetupInput, force = false): Promise<HooksSetup | undefined> {
   const extra = input.extraSources ?? [];
-  if (!force && !hasSettingsHooks(input.loaded) && extra.length === 0) return undefined;
-  const [{ collectHooks }, { hookPolicyFromSettings, hookSourcesFromSettings }, { matcherAccepts }] = await Promise.all([
+  const deferred = input.deferred;
+  if (!force && !hasSettingsHooks(input.loaded) && extra.length === 0 && !deferred?.sources.length) return undefined;
+  const [{ collectHooks, policyBlock }, { hookPolicyFromSettings, hookSourcesFromSettings }, { matcherAccepts }] = await Promise.all([
     import("../hooks/collect.ts"),
     import("../hooks/settings-sources.ts"),
     import("../hooks/matcher.ts"),
@@ -76,7 +96,7 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
   for (const problem of shown) if (!fromPlugins.has(problem.sourceId)) input.report(formatHookProblem(problem));
   reportCapped(
     input.report,
-    shown.filter((problem) => fromPlugins.has(problem.sourceId)).map(formatHookProblem),
+    [...shown.filter((problem) => fromPlugins.has(problem.sourceId)).map(formatHookProblem), ...(deferred?.lines ?? [])],
     (count) => `clew: ${count} more problems in plugins' hooks; /hooks lists every hook with its problem.`,
   );
   const trusted = input.loaded.trusted;
@@ -110,12 +130,21 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     ...(input.onHookStarted ? { onHookStarted: input.onHookStarted } : {}),
     ...(input.onHookFinished ? { onHookFinished: input.onHookFinished } : {}),
   };
-  const engine = new LazyHookEngine(options, matcherAccepts);
+  // Deferred hooks the policy keeps from running never need compiling to answer "any hooks for X?".
+  const live = deferred?.sources.some((source) => policyBlock(source.origin, policy) === undefined) === true;
+  const engine = new LazyHookEngine(options, matcherAccepts, deferred && deferred.sources.length > 0 ? {
+    events: new Set(live ? deferred.events : []),
+    compile: () => {
+      sources.push(...deferred.sources);
+      return collectHooks(sources, { projectDir: input.projectDir, policy });
+    },
+  } : undefined);
   const added = new Set<string>();
   const addSource = (source: HookSource): void => {
     const key = JSON.stringify(source.origin);
     if (added.has(key)) return;
     added.add(key);
+    engine.expand();
     sources.push(source);
     const next = collectHooks(sources, { projectDir: input.projectDir, policy });
     for (const problem of next.problems.filter((found) => found.sourceId === next.sources.at(-1)?.id && found.severity !== "notice")) input.report(formatHookProblem(problem));
@@ -139,10 +168,25 @@ class LazyHookEngine implements HookEngine {
   constructor(
     private options: HookEngineOptions,
     private readonly accepts: (rule: MatcherRule, value: string | undefined) => boolean,
+    /** Sources left out of `options.config` until one of their events matters, or all are listed. */
+    private deferred?: { events: ReadonlySet<string>; compile: () => HookConfig },
   ) {}
 
+  /** Every hook, the deferred ones compiled in (what `/hooks` lists). */
   get config(): HookConfig {
+    this.expand();
+    return this.current();
+  }
+
+  private current(): HookConfig {
     return this.engine?.config ?? this.options.config;
+  }
+
+  expand(event?: string): void {
+    if (!this.deferred || (event !== undefined && !this.deferred.events.has(event))) return;
+    const { compile } = this.deferred;
+    this.deferred = undefined;
+    this.setConfig(compile());
   }
 
   private load(): Promise<HookEngine> {
@@ -151,15 +195,18 @@ class LazyHookEngine implements HookEngine {
   }
 
   hasHooks(event: FiredHookEvent): boolean {
-    return this.config.hooks.some((hook) => hook.event === event && hook.inactive === undefined);
+    this.expand(event);
+    return this.current().hooks.some((hook) => hook.event === event && hook.inactive === undefined);
   }
 
   hasHooksFor(event: FiredHookEvent, toolName: string): boolean {
     if (!TOOL_EVENTS.has(event)) return this.hasHooks(event);
-    return this.config.hooks.some((hook) => hook.event === event && hook.inactive === undefined && this.accepts(hook.rule, toolName));
+    this.expand(event);
+    return this.current().hooks.some((hook) => hook.event === event && hook.inactive === undefined && this.accepts(hook.rule, toolName));
   }
 
   async fire<E extends FiredHookEvent>(event: E, fields: HookEventFields[E], fireOptions?: FireOptions): Promise<HookOutcomes[E]> {
+    this.expand(event);
     return (await this.load()).fire(event, fields, fireOptions);
   }
 

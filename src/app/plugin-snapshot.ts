@@ -16,7 +16,7 @@ import type { Environment } from "../settings/paths.ts";
 import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 
-const SNAPSHOT_VERSION = 7;
+const SNAPSHOT_VERSION = 8;
 /** Records kept besides the newest (other projects, other enabled sets); older ones are removed. */
 const KEEP = 12;
 
@@ -35,6 +35,9 @@ export interface PluginSnapshot {
   lines: string[];
   sources: ComponentSource[];
   hookSources: HookSource[];
+  /** Events the plugins' hooks handle, and their problems as start-up lines (see DeferredHooks). */
+  hookEvents: string[];
+  hookLines: string[];
   servers: Array<{ plugin: string; root: string; dataDir: string; server: CheckedServer }>;
   bins: Array<{ dir: string; root: string }>;
   /** Every install in the record, for the integrity checks a warm start defers. */

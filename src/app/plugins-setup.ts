@@ -12,7 +12,7 @@
 import { join, resolve } from "node:path";
 import type { ComponentSource } from "../extensions/types.ts";
 import { pluginSource } from "../extensions/sources.ts";
-import type { HookSource } from "../hooks/types.ts";
+import type { DeferredHooks } from "./hooks-setup.ts";
 import type { McpServerEntry } from "../mcp/types.ts";
 import type { CheckedPlugin, PluginIntegrity } from "../plugins/install/integrity.ts";
 import type { LoadedPlugin, MarketplaceEntry, PluginProblem } from "../plugins/types.ts";
@@ -24,7 +24,8 @@ export interface SessionPlugins {
   /** `name@marketplace` of every plugin that loaded, for stream-json `system/init.plugins`. */
   ids: Array<{ name: string; path: string; id: string }>;
   sources: ComponentSource[];
-  hookSources: HookSource[];
+  /** The plugins' hooks, compiled by the hook layer once one of their events matters. */
+  hooks: DeferredHooks;
   mcpServers: McpServerEntry[];
   binDirs: string[];
   /** One line per problem (errors and warnings), for start-up reporting. */
@@ -124,7 +125,7 @@ async function addPlugin(snapshot: PluginSnapshot, plugin: LoadedPlugin, dataDir
 }
 
 function emptySnapshot(): PluginSnapshot {
-  return { ids: [], lines: [], sources: [], hookSources: [], servers: [], bins: [], checks: [], notInstalled: [] };
+  return { ids: [], lines: [], sources: [], hookSources: [], hookEvents: [], hookLines: [], servers: [], bins: [], checks: [], notInstalled: [] };
 }
 
 /** Loads the plugins from their folders, checking each installed one first (a cold start). */
@@ -162,6 +163,11 @@ async function loadFromFolders(input: PluginsInput, ids: readonly string[], inte
     const plugin = loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
     await addPlugin(snapshot, plugin, root.dataDir, true, env.homeDir);
   }
+  if (snapshot.hookSources.length > 0) {
+    const described = await (await import("./hooks-setup.ts")).describeHooks(snapshot.hookSources, env.cwd);
+    snapshot.hookEvents = [...described.events];
+    snapshot.hookLines = [...described.lines];
+  }
   return { snapshot, complete: usable.length === candidates.length && input.pluginDirs.length === 0, integrity };
 }
 
@@ -170,10 +176,13 @@ async function expandServers(snapshot: PluginSnapshot, env: Environment): Promis
   if (snapshot.servers.length === 0) return [];
   const { expandConfig } = await import("../mcp/config/expand.ts");
   const out: McpServerEntry[] = [];
+  // One copy of the environment for every server (a null prototype: `${constructor}` stays unset).
+  const base: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, env.childEnv, { CLAUDE_PROJECT_DIR: env.cwd });
   for (const { plugin, root, dataDir, server } of snapshot.servers) {
     // Whether the plugin may run is asked when the server starts (McpRuntimeOptions.admit).
     if (!server.config) continue;
-    const expanded = expandConfig(server.config, { ...env.childEnv, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir, CLAUDE_PROJECT_DIR: env.cwd });
+    const vars: Record<string, string> = Object.assign(Object.create(base) as Record<string, string>, { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir });
+    const expanded = expandConfig(server.config, vars);
     // Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`.
     out.push({ name: `plugin_${plugin}_${server.name}`, scope: "plugin", origin: server.file, config: expanded.config, missingVars: expanded.missing, hash: server.hash, pluginRoot: root });
   }
@@ -217,7 +226,7 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   return {
     ids: snapshot.ids,
     sources: snapshot.sources,
-    hookSources: snapshot.hookSources,
+    hooks: { sources: snapshot.hookSources, events: snapshot.hookEvents, lines: snapshot.hookLines },
     mcpServers: await expandServers(snapshot, env),
     binDirs: snapshot.bins.filter((bin) => admits(bin.root)).map((bin) => bin.dir),
     problems: [...snapshot.lines, ...lines],

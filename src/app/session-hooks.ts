@@ -8,14 +8,13 @@ import { join } from "node:path";
 import type { HookEngine } from "../hooks/engine.ts";
 import { hookResponseFrame, hookStartedFrame } from "../hooks/frames.ts";
 import type { SessionStartOutcome } from "../hooks/outcomes.ts";
-import type { HookSource } from "../hooks/types.ts";
 import type { Emit } from "../loop/events.ts";
 import type { StreamFn } from "../model/types.ts";
 import { ruleCovers } from "../permissions/evaluate.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import type { AnyTool, ToolSession } from "../tools/types.ts";
-import { setUpHooks, type HookApprovalPort } from "./hooks-setup.ts";
+import { setUpHooks, type DeferredHooks, type HookApprovalPort } from "./hooks-setup.ts";
 
 /** Where hook events go: the running turn's stream when there is one, else the transcript alone. */
 export interface HookSink {
@@ -40,8 +39,8 @@ export interface SessionHooksInput {
   sessionEndBudgetMs?: number;
   configDir: string;
   approve?: HookApprovalPort;
-  /** Enabled plugins' hooks (hooks/hooks.json, manifest hooks). */
-  pluginHooks?: readonly HookSource[];
+  /** Enabled plugins' hooks (hooks/hooks.json, manifest hooks), compiled once one of their events matters. */
+  pluginHooks?: DeferredHooks;
   admitPlugin?: (root: string) => boolean;
 }
 
@@ -91,7 +90,7 @@ export async function startSessionHooks(input: SessionHooksInput, force = false)
     ...(input.sessionDir ? { envFile: join(input.sessionDir, "session-env.sh") } : {}),
     report: input.report,
     configDir: input.configDir,
-    ...(input.pluginHooks && input.pluginHooks.length > 0 ? { extraSources: input.pluginHooks } : {}),
+    ...(input.pluginHooks && input.pluginHooks.sources.length > 0 ? { deferred: input.pluginHooks } : {}),
     ...(input.admitPlugin ? { admitPlugin: input.admitPlugin } : {}),
     ...(input.approve ? { approve: input.approve } : {}),
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),

@@ -89,7 +89,8 @@ function unwrap(source: HookSource): { map: unknown; keyPath: string } {
   return { map: value, keyPath: keyPath === "" ? "hooks" : keyPath };
 }
 
-function policyBlock(origin: HookOrigin, policy: HookPolicy): string | undefined {
+/** Why the policy keeps every hook of this origin from running, if it does. */
+export function policyBlock(origin: HookOrigin, policy: HookPolicy): string | undefined {
   const managed = origin.kind === "settings" && origin.scope === "managed";
   const disable = policy.disableAllHooks;
   if (disable?.value === true && (disable.scope === "managed" || !managed)) {

@@ -6,12 +6,15 @@ const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 
 export function formatKeyPath(path: readonly PathSegment[]): string {
   let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else if (PLAIN_KEY.test(segment)) out += out === "" ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
+  for (const segment of path) out = appendKeySegment(out, segment);
   return out;
+}
+
+/** `formatKeyPath([...path, segment])` given `formatKeyPath(path)`. */
+export function appendKeySegment(formatted: string, segment: PathSegment): string {
+  if (typeof segment === "number") return `${formatted}[${segment}]`;
+  if (PLAIN_KEY.test(segment)) return formatted === "" ? segment : `${formatted}.${segment}`;
+  return `${formatted}[${JSON.stringify(segment)}]`;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

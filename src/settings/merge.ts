@@ -9,7 +9,7 @@
  *   concatenated, an identical handler (same event and matcher) kept once, in its strongest layer;
  * - when two layers disagree on a key's shape (array vs string) the strongest one decides.
  */
-import { canonical, formatKeyPath, isPlainObject, type PathSegment } from "./key-path.ts";
+import { appendKeySegment, canonical, formatKeyPath, isPlainObject, type PathSegment } from "./key-path.ts";
 import type { SettingsOrigin, SettingsScope } from "./types.ts";
 
 export interface MergeInput {
@@ -76,7 +76,14 @@ class Merger {
     if (filled.length === 1) {
       // One layer sets keys here (600 `enabledPlugins` in one file; the defaults' `{}` adds none): no per-key search.
       const { value, origin } = filled[0] as Contribution;
-      for (const [key, child] of Object.entries(value as Record<string, unknown>)) out[key] = this.node([...path, key], [{ value: child, origin }]);
+      const prefix = formatKeyPath(path);
+      for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+        if (shapeOf(child) === "scalar" && path.length > 0) {
+          // A leaf under a top-level object (`enabledPlugins`, `env`): its path is the parent's plus one segment.
+          out[key] = child;
+          this.origins.set(appendKeySegment(prefix, key), origin);
+        } else out[key] = this.node([...path, key], [{ value: child, origin }]);
+      }
       return out;
     }
     for (const contribution of run) {

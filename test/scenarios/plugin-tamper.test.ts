@@ -1,7 +1,7 @@
 // A plugin whose cached files are changed after install, against the compiled binary. A warm
 // start takes the plugins from the stored record without looking at their folders, so the check
 // must happen before anything of the changed plugin is read or run: its skill is refused when
-// called, its hook does not run, its MCP server does not start, the other plugin works, and the
+// called, its hook does not run, its MCP server does not start, the other plugin (and its hook) works, and the
 // next start refuses it before the first request.
 import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
@@ -28,6 +28,7 @@ function marketplace(): string {
     "plugins/toolkit/.mcp.json": JSON.stringify({ mcpServers: { fx: { command: "bun", args: [join(FIXTURES, "sdk-server.ts")] } } }),
     "plugins/notes/.claude-plugin/plugin.json": JSON.stringify({ name: "notes", version: "1.0.0" }),
     "plugins/notes/skills/summary/SKILL.md": "---\nname: summary\ndescription: Summarises notes\n---\nSummarise them. NOTES-BODY\n",
+    "plugins/notes/hooks/hooks.json": JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo ran > \"$CLAUDE_PROJECT_DIR/notes-hook-ran\"" }] }] } }),
   });
 }
 
@@ -74,6 +75,8 @@ describe("a plugin changed after install", () => {
     expect(toolResults(server.requests[2] as RecordedRequest)[0]?.text).toContain("NOTES-BODY");
     expect(toolResults(server.requests[3] as RecordedRequest)[0]?.text).toContain("hello");
     expect(existsSync(join(project, "toolkit-hook-ran"))).toBe(false);
+    // The unchanged plugin's hook, known from the stored record, is compiled and runs when its event comes.
+    expect(readFileSync(join(project, "notes-hook-ran"), "utf8")).toBe("ran\n");
     await server.close();
 
     // The next start loads from the folders again and leaves the changed plugin out of the first request.

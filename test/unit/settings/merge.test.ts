@@ -46,6 +46,21 @@ describe("merging layers", () => {
     expect(Object.fromEntries(result.origins)).toEqual({ custom: { scope: "project", file: "/p" } });
   });
 
+  test("an object only one layer fills (the defaults' {} aside) keeps every key and each leaf's origin", () => {
+    const user = { scope: "user", file: "/u" } as const;
+    const result = mergeLayers([
+      { data: { enabledPlugins: { "fmt@team": true, "odd name@team": false }, env: { A: "1", NESTED: "x" } }, origin: user },
+      { data: { enabledPlugins: {}, env: {} }, origin: { scope: "default" } },
+    ]);
+    expect(result.value).toEqual({ enabledPlugins: { "fmt@team": true, "odd name@team": false }, env: { A: "1", NESTED: "x" } });
+    expect(Object.fromEntries(result.origins)).toEqual({
+      'enabledPlugins["fmt@team"]': user,
+      'enabledPlugins["odd name@team"]': user,
+      "env.A": user,
+      "env.NESTED": user,
+    });
+  });
+
   test("--setting-sources reads only the named file scopes; managed and --settings are always read", () => {
     const space = layout("five-layers");
     const loaded = space.load({ cli: { settingSources: ["project"], settings: space.path("cli.json") } });
