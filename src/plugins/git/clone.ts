@@ -65,25 +65,28 @@ export async function checkoutRemote(request: CheckoutRequest, dest: string, con
       // The common case, a branch or the default head: one `git clone` process, as a user's own
       // shallow clone would be (no tags, no background maintenance in a copy clew owns).
       const branch = request.ref === undefined ? [] : ["--branch", request.ref];
-      await git.raw(["-c", "maintenance.auto=false", "-c", "gc.auto=0", "clone", "-q", "--depth", "1", "--single-branch", "--no-tags", ...branch, request.url, "."]);
+      // Not `-q`: simple-git waits 50 ms more after a command that printed nothing (in case output is
+      // late), and the "Cloning into" line costs nothing (describeGitError leaves such lines out).
+      await git.raw(["-c", "maintenance.auto=false", "-c", "gc.auto=0", "clone", "--depth", "1", "--single-branch", "--no-tags", ...branch, request.url, "."]);
       return await headCommit(dest, context);
     }
-    await git.raw(["init", "-q"]);
+    // Steps print their progress rather than run quiet: see the clone above.
+    await git.raw(["init"]);
     await git.raw(["remote", "add", "origin", request.url]);
     const sparse = request.sparse !== undefined && request.sparse.length > 0;
     const filter = sparse ? ["--filter=blob:none"] : [];
     const want = request.sha ?? request.ref ?? "HEAD";
     try {
-      await git.raw(["fetch", "-q", "--depth", "1", ...filter, "origin", want]);
+      await git.raw(["fetch", "--depth", "1", ...filter, "origin", want]);
     } catch (error) {
       // Hosts that refuse fetching a commit by id (not every server allows it) still serve the
       // whole history, where the commit can be found.
       if (request.sha === undefined) throw error;
-      await git.raw(["fetch", "-q", ...filter, "origin"]);
+      await git.raw(["fetch", ...filter, "origin"]);
       await git.raw(["update-ref", "FETCH_HEAD", request.sha]);
     }
     if (sparse) await git.raw(["sparse-checkout", "set", "--cone", ...(request.sparse ?? [])]);
-    await git.raw(["checkout", "-q", "--detach", "FETCH_HEAD"]);
+    await git.raw(["-c", "advice.detachedHead=false", "checkout", "--detach", "FETCH_HEAD"]);
     return await headCommit(dest, context);
   } catch (error) {
     await rm(dest, { recursive: true, force: true });
@@ -100,8 +103,8 @@ export async function fetchAndCheckout(dir: string, url: string, target: { ref?:
   if (target.sha !== undefined) assertSafeRef(target.sha, "sha");
   const git = await gitIn(dir, context, url);
   try {
-    await git.raw(["fetch", "-q", "--depth", "1", "origin", target.sha ?? target.ref ?? "HEAD"]);
-    await git.raw(["checkout", "-q", "--detach", "FETCH_HEAD"]);
+    await git.raw(["fetch", "--depth", "1", "origin", target.sha ?? target.ref ?? "HEAD"]);
+    await git.raw(["-c", "advice.detachedHead=false", "checkout", "--detach", "FETCH_HEAD"]);
   } catch (error) {
     throw describeGitError(error, url, "update from");
   }

@@ -67,13 +67,17 @@ const AUTH_PATTERNS = [
 const NETWORK_PATTERNS = [/could not resolve host/i, /connection refused/i, /timed out/i, /network is unreachable/i, /failed to connect/i, /connection reset/i, /unable to access/i, /could not connect/i];
 const NOT_FOUND_PATTERNS = [/repository .*not found/i, /does not appear to be a git repository/i, /couldn't find remote ref/i, /not our ref/i, /no such remote ref/i, /remote branch .* not found/i, /returned error: 404/i, /not a git repository/i];
 
+/** What git prints on the way when not run quiet (see clone.ts); it never explains a failure. */
+const PROGRESS = /^(Cloning into |Initialized empty Git repository |From |\s+\* (branch|\[new)|HEAD is now at )/;
+
 /** Turns git's stderr into one clear sentence naming the host and what to try. */
 export function describeGitError(error: unknown, url: string, action: string): GitFailure {
   if (error instanceof GitFailure) return error;
   const text = error instanceof Error ? error.message : String(error);
   const host = hostOf(url);
   const shown = redactUrl(url);
-  const detail = text.trim().split("\n").filter((line) => line.trim() !== "").slice(-3).join(" ").slice(0, 400);
+  // Progress lines of the steps (they are not run quiet, see clone.ts) say nothing about a failure.
+  const detail = text.trim().split("\n").filter((line) => line.trim() !== "" && !PROGRESS.test(line)).slice(-3).join(" ").slice(0, 400);
   if (AUTH_PATTERNS.some((pattern) => pattern.test(text))) {
     const advice = host === "github.com"
       ? "run `gh auth login` (so git's credential helper has a token), set GITHUB_TOKEN or GH_TOKEN for https, or use the ssh form git@github.com:owner/repo.git with a key loaded in ssh-agent"

@@ -16,9 +16,10 @@ export async function lockedCommitOnBranch(url: string, ref: string | undefined,
   const scratch = await mkdtemp(join(tmpdir(), "clew-lock-check-"));
   try {
     const git = await gitIn(scratch, context, url);
-    await git.raw(["init", "-q", "--bare"]);
+    // Not quiet: simple-git waits 50 ms more after a command that printed nothing.
+    await git.raw(["init", "--bare"]);
     try {
-      await git.raw(["fetch", "-q", "--filter=blob:none", url, ref ?? "HEAD"]);
+      await git.raw(["fetch", "--filter=blob:none", url, ref ?? "HEAD"]);
     } catch (error) {
       return { kind: "unreachable", reason: describeGitError(error, url, "fetch the history of").message };
     }
