@@ -40,6 +40,7 @@ import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { loadSessionPlugins } from "./plugins-setup.ts";
 import { reportCapped } from "./report-lines.ts";
+import { sideModelPort } from "./side-model.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
 import { UsageLedger } from "./usage-ledger.ts";
@@ -208,6 +209,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       run: (input, ctx) => subagents.run(input, ctx),
       send: (input, ctx) => subagents.send(input, ctx),
     },
+    sideModel: sideModelPort(stream, (name) => resolveModelId(name, env.aliasOverrides), () => ledger),
   };
   const invocations: InvocationDeps | undefined = extensions.registry && {
     registry: extensions.registry,

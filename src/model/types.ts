@@ -13,8 +13,12 @@ import type {
   TextBlockParam,
   Tool as ApiTool,
   ToolResultBlockParam,
+  ToolUnion,
   Usage,
 } from "@anthropic-ai/sdk/resources/messages";
+
+/** What a request may offer: client tools, and server tools the API runs itself (web search). */
+export type RequestTool = ToolUnion;
 
 /** A conversation message: the SDK also allows mid-conversation `system` messages, clew does not. */
 export type MessageParam = UserMessageParam | AssistantMessageParam;
@@ -39,7 +43,7 @@ export interface ModelRequest {
   model: string;
   maxTokens: number;
   system: TextBlockParam[];
-  tools: ApiTool[];
+  tools: RequestTool[];
   messages: MessageParam[];
   thinking?: ThinkingConfig;
 }

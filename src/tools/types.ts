@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { ImageBlockParam, TextBlockParam, ToolReferenceBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type { AssistantMessage, MessageParam, RequestTool } from "../model/types.ts";
 import type { FileTracker } from "./shared/file-tracker.ts";
 import type { ShellJobs } from "./shared/shell-jobs.ts";
 
@@ -85,6 +86,23 @@ export interface ToolSession {
   readonly toolSearch?: { search(query: string, max: number): string[] /* tool names */ };
   /** Runs helper agents for the Agent and SendMessage tools; absent where helpers may not start more. */
   readonly agents?: AgentPort;
+  /** One short request to a small, fast model (WebFetch's prompt over a page, WebSearch's search). */
+  readonly sideModel?: SideModelPort;
+}
+
+export interface SideModelRequest {
+  system: string;
+  messages: MessageParam[];
+  /** Server tools (web search) or client tools the reply may call; none by default. */
+  tools?: RequestTool[];
+  maxTokens?: number;
+  /** A model alias or id; the small fast model (`haiku`, ANTHROPIC_DEFAULT_HAIKU_MODEL) by default. */
+  model?: string;
+}
+
+/** Its usage is counted with the session's (`/cost`, the json result's `modelUsage`, `--max-budget-usd`). */
+export interface SideModelPort {
+  request(input: SideModelRequest, signal: AbortSignal): Promise<AssistantMessage>;
 }
 
 /** The Agent tool's input, as Claude Code's schema has it. */

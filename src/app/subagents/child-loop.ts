@@ -102,6 +102,7 @@ export function createChild(setup: ChildSetup, services: ChildServices): Child {
     ...(parent.readDenied ? { readDenied: parent.readDenied } : {}),
     ...(parent.skills ? { skills: parent.skills } : {}),
     ...(setup.agents ? { agents: setup.agents } : {}),
+    ...(parent.sideModel ? { sideModel: parent.sideModel } : {}),
   };
   const label = `${setup.agentType}: ${setup.description}`;
   const gate: Gate = { check: (request) => services.gate.check({ ...request, agent: label, ...(setup.mode ? { mode: setup.mode } : {}) }) };
