@@ -39,6 +39,9 @@ export interface ThinkingConfig {
   budget_tokens?: number;
 }
 
+/** `output_config.effort`: how much the model spends (thinking, tool calls) on a reply. */
+export type EffortLevel = "low" | "medium" | "high" | "xhigh" | "max";
+
 export interface ModelRequest {
   model: string;
   maxTokens: number;
@@ -46,6 +49,7 @@ export interface ModelRequest {
   tools: RequestTool[];
   messages: MessageParam[];
   thinking?: ThinkingConfig;
+  effort?: EffortLevel;
 }
 
 /** A complete assistant reply, exactly as the API produced it (thinking blocks verbatim). */
@@ -64,6 +68,8 @@ export interface TokenUsage {
   outputTokens: number;
   cacheReadInputTokens: number;
   cacheCreationInputTokens: number;
+  /** `usage.server_tool_use.web_search_requests`: searches the API ran for this reply (billed apart). */
+  webSearchRequests?: number;
 }
 
 export const zeroUsage = (): TokenUsage => ({
@@ -79,6 +85,7 @@ export function addUsage(total: TokenUsage, more: TokenUsage): TokenUsage {
     outputTokens: total.outputTokens + more.outputTokens,
     cacheReadInputTokens: total.cacheReadInputTokens + more.cacheReadInputTokens,
     cacheCreationInputTokens: total.cacheCreationInputTokens + more.cacheCreationInputTokens,
+    ...((total.webSearchRequests ?? 0) + (more.webSearchRequests ?? 0) > 0 ? { webSearchRequests: (total.webSearchRequests ?? 0) + (more.webSearchRequests ?? 0) } : {}),
   };
 }
 
