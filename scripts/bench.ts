@@ -13,6 +13,7 @@ import { measureRun, versionTimeMs, warmUp, type RunMetrics } from "./bench/meas
 import { binaryRows, coldRows, COLD_HEADER, HEADER, summarize, taskRows } from "./bench/report.ts";
 import { startupGraph } from "./bench/startup-graph.ts";
 import { mcpBench } from "./bench/mcp.ts";
+import { checkpointsBench } from "./bench/checkpoints.ts";
 import { pluginsBench } from "./bench/plugins.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -141,3 +142,7 @@ if (mcp.leftover.length > 0) throw new Error(`MCP servers still running after th
 // Plugins at scale (issue #11): 600 installed plugins at start-up, the index read, and marketplace add against git clone.
 const plugins = await pluginsBench({ clewBin, root, runs: RUNS });
 for (const line of plugins.lines) console.log(line);
+
+// Checkpoints (issue #14): a snapshot of a 10,000-file repository before a prompt.
+const checkpoints = await checkpointsBench(RUNS);
+for (const line of checkpoints.lines) console.log(line);

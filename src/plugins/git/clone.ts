@@ -6,7 +6,7 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import type { SimpleGit } from "simple-git";
-import { gitEnvironment } from "./environment.ts";
+import { gitEnvironment } from "../../util/git-environment.ts";
 import { assertSafeRef, assertSafeUrl, describeGitError, GitFailure, isGithubHttps } from "./remote.ts";
 
 export interface GitContext {

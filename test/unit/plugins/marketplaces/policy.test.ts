@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { gitEnvironment } from "../../../../src/plugins/git/environment.ts";
+import { gitEnvironment } from "../../../../src/util/git-environment.ts";
 import { describeGitError, hostOf } from "../../../../src/plugins/git/remote.ts";
 import { autoUpdateDue } from "../../../../src/plugins/marketplaces/auto-update.ts";
 import { defaultAutoUpdate, isReservedName, reservedNameRefusal } from "../../../../src/plugins/marketplaces/reserved.ts";

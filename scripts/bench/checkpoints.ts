@@ -1,0 +1,50 @@
+// Benchmark rows for checkpoints (issue #14): a snapshot of a 10,000-file repository before a
+// prompt when nothing changed (target ≤ 50 ms), and after one file changed — the shadow
+// repository's own git, through the same code a session uses. Medians of interleaved runs.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
+import { tempDirectory } from "../../test/helpers/clew-process.ts";
+import { median } from "./measure.ts";
+
+const FILES = 10_000;
+const TARGET_MS = 50;
+
+export async function checkpointsBench(runs: number): Promise<{ lines: string[] }> {
+  const root = tempDirectory("clew-bench-ckpt-");
+  const work = join(root, "project");
+  for (let i = 0; i < FILES; i++) {
+    const dir = join(work, `pkg${i % 50}`, `mod${i % 7}`);
+    if (i < 350) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `file${i}.ts`), `export const value${i} = ${i};\n`);
+  }
+  const repo = new ShadowRepo({ workTree: work, gitDir: join(root, "shadow"), path: process.env.PATH ?? "/usr/bin:/bin" });
+  const firstStarted = performance.now();
+  await repo.snapshot();
+  const firstMs = performance.now() - firstStarted;
+  const unchanged: number[] = [];
+  const oneChanged: number[] = [];
+  for (let i = 0; i < Math.max(runs, 5); i++) {
+    let started = performance.now();
+    await repo.snapshot();
+    unchanged.push(performance.now() - started);
+    writeFileSync(join(work, "pkg1", "mod1", "file1.ts"), `export const value1 = ${i};\n`);
+    started = performance.now();
+    await repo.snapshot();
+    oneChanged.push(performance.now() - started);
+  }
+  rmSync(root, { recursive: true, force: true });
+  const quiet = median(unchanged);
+  return {
+    lines: [
+      `\nCheckpoints (issue #14; a ${FILES.toLocaleString("en")}-file repository, ${Math.max(runs, 5)} runs, medians):\n`,
+      "| metric | measured | target | verdict |",
+      "|---|---|---|---|",
+      `| snapshot before a prompt, nothing changed | ${quiet.toFixed(1)} ms | ≤ ${TARGET_MS} ms | ${quiet <= TARGET_MS ? "pass" : "**FAIL**"} |`,
+      `| snapshot before a prompt, one file changed | ${median(oneChanged).toFixed(1)} ms | — | |`,
+      `| first snapshot of the repository (once per project) | ${firstMs.toFixed(0)} ms | — | |`,
+    ],
+  };
+}
+
+if (import.meta.main) for (const line of (await checkpointsBench(Number(process.env.BENCH_RUNS ?? 5))).lines) console.log(line);

@@ -1,0 +1,146 @@
+/**
+ * A project's checkpoints live in a git repository of clew's own (`<state>/checkpoints/<hash>/`),
+ * whose work tree is the project: `git add -A` sees every change whatever made it (the file
+ * tools, Bash, hooks, MCP tools, helpers) and honours the project's `.gitignore`. The user's own
+ * `.git` — its index, stash, hooks and config — is never read or written: every command runs with
+ * this repository's git dir and index, without the user's global or system configuration (whose
+ * filters and helpers would run code), no hooks, no fsmonitor and no background maintenance.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { SimpleGit } from "simple-git";
+import { gitEnvironment } from "../../util/git-environment.ts";
+
+export interface ShadowRepoOptions {
+  /** The project folder (the work tree). */
+  workTree: string;
+  /** This project's git dir inside clew's state folder. */
+  gitDir: string;
+  /** Where `git` is found. */
+  path: string;
+  /** Files larger than this are left out of a snapshot (and named), default 10 MiB. */
+  maxFileBytes?: number;
+}
+
+export interface Snapshot {
+  /** The tree of the work tree at that moment. */
+  tree: string;
+  /** Files left out for their size, relative to the work tree. */
+  skipped: string[];
+}
+
+export interface TreeChange {
+  /** A: only in the later tree; D: only in the earlier; M: content or mode differs. */
+  status: "A" | "D" | "M";
+  path: string;
+}
+
+const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Safety settings on every command: nothing of the user's configuration may run code here. */
+const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.autocrlf=false", "core.safecrlf=false", "core.quotepath=false", "gc.auto=0", "maintenance.auto=false", "core.untrackedCache=true", "advice.detachedHead=false"];
+
+export class ShadowRepo {
+  private git?: SimpleGit;
+
+  constructor(private readonly options: ShadowRepoOptions) {}
+
+  private async client(): Promise<SimpleGit> {
+    if (this.git) return this.git;
+    const { gitDir, workTree } = this.options;
+    const fresh = !existsSync(join(gitDir, "HEAD"));
+    if (fresh) await mkdir(gitDir, { recursive: true });
+    // Nothing of the user's environment but PATH: no GIT_DIR of theirs, no global config.
+    const prepared = gitEnvironment({
+      PATH: this.options.path,
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: workTree,
+      GIT_INDEX_FILE: join(gitDir, "index"),
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_OPTIONAL_LOCKS: "0",
+      // simple-git waits 50 ms more after a command that printed nothing (`add`, `checkout`, an
+      // empty `ls-files`): git's trace on stderr makes every command print, at no cost worth naming.
+      GIT_TRACE: "2",
+      GIT_AUTHOR_NAME: "clew", GIT_AUTHOR_EMAIL: "clew@localhost", GIT_COMMITTER_NAME: "clew", GIT_COMMITTER_EMAIL: "clew@localhost",
+    });
+    const { simpleGit } = await import("simple-git");
+    const git = simpleGit({ baseDir: workTree, config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
+    if (fresh) {
+      await git.raw(["init", "--quiet"]);
+      // The shadow repository tracks files, not history: no reflogs, no per-user excludes.
+      await writeFile(join(gitDir, "info", "exclude"), "", { flag: "a" });
+    }
+    this.git = git;
+    return git;
+  }
+
+  /** The work tree as it is now (≈ `git add -A && git write-tree`, a warm index makes it cheap). */
+  async snapshot(): Promise<Snapshot> {
+    const git = await this.client();
+    const skipped = await this.excludeLargeNewFiles(git);
+    await git.raw(["add", "--all", "--", "."]);
+    const tree = (await git.raw(["write-tree"])).trim();
+    return { tree, skipped };
+  }
+
+  /**
+   * New files above the size limit go into this repository's own exclude list (not the
+   * project's), so `add` never copies them; a tracked file that grew past it is kept as it is.
+   */
+  private async excludeLargeNewFiles(git: SimpleGit): Promise<string[]> {
+    const limit = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const listed = await git.raw(["ls-files", "--others", "--exclude-standard", "-z"]);
+    const large = listed.split("\0").filter((path) => {
+      if (path === "") return false;
+      try {
+        return statSync(join(this.options.workTree, path)).size > limit;
+      } catch {
+        return false;
+      }
+    });
+    if (large.length > 0) await writeFile(join(this.options.gitDir, "info", "exclude"), large.map((path) => `/${path.replace(/([\\*?[\]!#])/g, "\\$1")}\n`).join(""), { flag: "a" });
+    return large;
+  }
+
+  /** What differs from `from` to `to` (file paths, no rename detection: a move is D + A). */
+  async changes(from: string, to: string): Promise<TreeChange[]> {
+    if (from === to) return [];
+    const git = await this.client();
+    const out = await git.raw(["diff-tree", "-r", "--no-renames", "--name-status", "-z", from, to]);
+    const parts = out.split("\0");
+    const changes: TreeChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const status = parts[i]?.charAt(0);
+      const path = parts[i + 1] ?? "";
+      if (path === "") continue;
+      changes.push({ status: status === "A" ? "A" : status === "D" ? "D" : "M", path });
+    }
+    return changes;
+  }
+
+  /**
+   * Puts `paths` back as they are in `tree`: content and mode restored, a path absent there
+   * removed. Only these paths are touched; the index is then brought to the work tree again.
+   */
+  async restore(tree: string, paths: readonly string[]): Promise<void> {
+    if (paths.length === 0) return;
+    const git = await this.client();
+    const inTree = new Set((await git.raw(["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths])).split("\0").filter(Boolean));
+    const present = paths.filter((path) => inTree.has(path));
+    const absent = paths.filter((path) => !inTree.has(path));
+    if (present.length > 0) await git.raw(["checkout", tree, "--", ...present]);
+    if (absent.length > 0) await git.raw(["rm", "--quiet", "--force", "--ignore-unmatch", "--", ...absent]);
+    // An absent path the index did not know (a file created after the last snapshot) is removed by
+    // hand, and so are the folders that held only such files.
+    const { rm, rmdir } = await import("node:fs/promises");
+    for (const path of absent) {
+      await rm(join(this.options.workTree, path), { force: true });
+      for (let dir = dirname(path); dir !== "." && dir !== ""; dir = dirname(dir)) {
+        const removed = await rmdir(join(this.options.workTree, dir)).then(() => true, () => false);
+        if (!removed) break;
+      }
+    }
+  }
+}
