@@ -119,3 +119,12 @@ describe("checkpoints and rewind", () => {
     expect(new SessionCheckpoints(s.repo, join(s.root, "state", "session", "checkpoints.json")).list()).toEqual([record]);
   }, 30_000);
 });
+
+describe("checkpoints of a folder too big to snapshot", () => {
+  test("more new files than the limit is refused with the count and what to do, and nothing is snapshot", async () => {
+    const s = project();
+    for (let i = 0; i < 12; i++) writeFileSync(join(s.dir, `extra${i}.txt`), `${i}\n`);
+    const repo = new ShadowRepo({ workTree: s.dir, gitDir: join(s.root, "state", "checkpoints", "p2"), path: process.env.PATH ?? "/usr/bin:/bin", maxNewFiles: 10 });
+    await expect(repo.snapshot()).rejects.toThrow(`${s.dir} holds 18 files not yet checkpointed (more than 10); list the bulky folders in .gitignore, or set fileCheckpointingEnabled: false`);
+  }, 30_000);
+});

@@ -21,6 +21,8 @@ export interface ShadowRepoOptions {
   path: string;
   /** Files larger than this are left out of a snapshot (and named), default 10 MiB. */
   maxFileBytes?: number;
+  /** More new files than this in one snapshot (a home folder, an unignored build tree) is refused, default 100,000. */
+  maxNewFiles?: number;
 }
 
 export interface Snapshot {
@@ -37,6 +39,7 @@ export interface TreeChange {
 }
 
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_NEW_FILES = 100_000;
 /** Safety settings on every command: nothing of the user's configuration may run code here. */
 const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.autocrlf=false", "core.safecrlf=false", "core.quotepath=false", "gc.auto=0", "maintenance.auto=false", "core.untrackedCache=true", "advice.detachedHead=false"];
 
@@ -91,8 +94,12 @@ export class ShadowRepo {
    */
   private async excludeLargeNewFiles(git: SimpleGit): Promise<string[]> {
     const limit = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    const listed = await git.raw(["ls-files", "--others", "--exclude-standard", "-z"]);
-    const large = listed.split("\0").filter((path) => {
+    const listed = (await git.raw(["ls-files", "--others", "--exclude-standard", "-z"])).split("\0");
+    const most = this.options.maxNewFiles ?? DEFAULT_MAX_NEW_FILES;
+    if (listed.length - 1 > most) {
+      throw new Error(`${this.options.workTree} holds ${(listed.length - 1).toLocaleString("en")} files not yet checkpointed (more than ${most.toLocaleString("en")}); list the bulky folders in .gitignore, or set fileCheckpointingEnabled: false`);
+    }
+    const large = listed.filter((path) => {
       if (path === "") return false;
       try {
         return statSync(join(this.options.workTree, path)).size > limit;
