@@ -45,6 +45,7 @@ import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
 import { UsageLedger } from "./usage-ledger.ts";
 import { isGitRepo, spillTo, toolLimits, withBetas } from "./session-env.ts";
+import { startReasoning } from "./thinking-setup.ts";
 
 export type { SessionOptions };
 
@@ -173,6 +174,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
     requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
     headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },
+    interleavedThinkingBeta: !env.disableExperimentalBetas,
   });
   const stream = firstRequest.watch(baseStream);
   // After a self-update: this version reached the API, so it is not rolled back.
@@ -323,7 +325,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         { replace: options.systemPrompt ?? mainAgent?.prompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue },
       ),
       tools: toolSet.apiTools,
-      ...(env.maxThinkingTokens ? { thinking: { type: "enabled" as const, budget_tokens: env.maxThinkingTokens } } : {}),
     },
     prepare: (messages) => withMessageBreakpoints(toolSet.prepare(messages)),
     beforeRequest: async (state, usage, emit, signal) => {
@@ -339,6 +340,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     now: () => performance.now(),
     ...(hooks ? { hooks } : {}),
   };
+
+  const reasoning = startReasoning({ envEffort: env.effortLevel, flagEffort: options.cli.effort, settingEffort: settings.effortLevel, maxThinkingTokens: env.maxThinkingTokens, alwaysThinkingEnabled: settings.alwaysThinkingEnabled }, loopDeps.request, options.report);
 
   const identity = { sessionId, cwd: env.cwd, version: options.version, gitBranch: "" };
   let writer: TranscriptWriter | undefined;
@@ -380,7 +383,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(options.ask ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(options.ask ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

@@ -7,7 +7,8 @@ import { estimateTokens } from "../context/compact.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../loop/events.ts";
 import { runLoop, type LoopDeps, type LoopState } from "../loop/loop.ts";
 import { costUSD, modelInfo, resolveModelId } from "../model/models.ts";
-import { addUsage, zeroUsage, type ContentBlockParam, type MessageParam, type TokenUsage } from "../model/types.ts";
+import { addUsage, zeroUsage, type ContentBlockParam, type EffortLevel, type MessageParam, type TokenUsage } from "../model/types.ts";
+import { withoutThinking } from "../loop/history.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import { addLocalAllowRule } from "../settings/local-writer.ts";
 import type { LoadedSettings } from "../settings/types.ts";
@@ -27,6 +28,8 @@ import type { McpServerState } from "../mcp/types.ts";
 import type { McpServerInitError } from "./mcp-config.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
 import { systemNote } from "../util/system-note.ts";
+import { changed, recordSwitch, snapshot, type SettingsSwitch } from "./model-switch.ts";
+import { applyReasoning, type ResolvedReasoning, type SessionReasoning } from "./thinking-setup.ts";
 
 export interface SessionInfo {
   sessionId: string;
@@ -59,6 +62,10 @@ export interface SessionServices {
   aliasOverrides: Record<string, string>;
   recorder: Emit | undefined;
   writer: TranscriptWriter | undefined;
+  /** Thinking and effort of the requests, resolved again when the model or the effort changes. */
+  reasoning?: SessionReasoning;
+  /** The wall clock, for the times of mid-session switches. */
+  now?: () => Date;
   hooks?: HookEngine;
   /** Where hook events go; pointed at the running turn's stream while one runs. */
   hookSink?: HookSink;
@@ -96,6 +103,7 @@ export class Session {
   private readonly state: LoopState;
   private totals: TokenUsage = zeroUsage();
   private lastRequestTokens: number | undefined;
+  private readonly settingsSwitches: SettingsSwitch[] = [];
 
   constructor(
     readonly info: SessionInfo,
@@ -144,14 +152,54 @@ export class Session {
     this.services.context.queue(`The user switched the permission mode to ${mode}.`);
   }
 
-  /** `/model`: the next request uses the new model (its prompt cache starts cold). */
-  setModel(nameOrAlias: string): string {
+  /**
+   * `/model`: the next request uses the new model, with thinking and effort fitted to it (its
+   * prompt cache starts cold). Thinking blocks of the old model are dropped from history: they
+   * are signed for the model that wrote them. `notes` say what differs from what was asked.
+   */
+  setModel(nameOrAlias: string): { model: string; notes: string[] } {
     const model = resolveModelId(nameOrAlias, this.services.aliasOverrides);
     const request = this.services.loopDeps.request;
+    const before = snapshot(request);
     request.model = model;
     request.maxTokens = Math.min(request.maxTokens, modelInfo(model).maxOutputTokens);
     this.info.model = model;
-    return model;
+    const notes = this.services.reasoning ? applyReasoning(request, this.services.reasoning).notes : [];
+    if (before.model !== model) this.state.messages.splice(0, this.state.messages.length, ...withoutThinking(this.state.messages));
+    this.noteSwitch(before, `/model ${nameOrAlias}`);
+    return { model, notes };
+  }
+
+  /** `/effort <level>` or `/effort auto`: from the next request on, for the rest of the session. */
+  setEffort(level: EffortLevel | "auto"): ResolvedReasoning | undefined {
+    const { reasoning, loopDeps } = this.services;
+    if (!reasoning) return undefined;
+    const before = snapshot(loopDeps.request);
+    reasoning.setEffort(level);
+    const resolved = applyReasoning(loopDeps.request, reasoning);
+    this.noteSwitch(before, `/effort ${level}`);
+    return resolved;
+  }
+
+  /** Thinking and effort in force for the current model, for `/effort` and `/status`. */
+  reasoning(): { resolved: ResolvedReasoning; effort: string } | undefined {
+    const { reasoning, loopDeps } = this.services;
+    if (!reasoning) return undefined;
+    const resolved = reasoning.resolve(loopDeps.request.model, loopDeps.request.maxTokens);
+    return { resolved, effort: reasoning.describeEffort(resolved) };
+  }
+
+  /** Switches of model or effort made in this session, oldest first (each cost one cold cache). */
+  get switches(): readonly SettingsSwitch[] {
+    return this.settingsSwitches;
+  }
+
+  private noteSwitch(before: ReturnType<typeof snapshot>, by: string): void {
+    const after = snapshot(this.services.loopDeps.request);
+    if (!changed(before, after)) return;
+    const change: SettingsSwitch = { at: this.services.now?.() ?? new Date(), by, from: before, to: after };
+    this.settingsSwitches.push(change);
+    recordSwitch(this.services.writer, change);
   }
 
   /** Allows a rule for the rest of the session and, with `persist`, in .clew/settings.local.json. */

@@ -3,6 +3,8 @@
  * has quirks (variadic tool lists, `-r` with an optional value, flags accepted only to be
  * refused with a clear message) and because start-up time matters more than a framework.
  */
+import { EFFORT_LEVELS } from "../app/thinking-setup.ts";
+import type { EffortLevel } from "../model/types.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.ts";
 import { FatalError } from "../util/errors.ts";
 
@@ -17,6 +19,8 @@ export interface CliOptions {
   resume: string | true | undefined;
   sessionId: string | undefined;
   model: string | undefined;
+  /** `--effort`: this session's effort level (CLAUDE_CODE_EFFORT_LEVEL still outranks it). */
+  effort: EffortLevel | undefined;
   maxTurns: number | undefined;
   outputFormat: OutputFormat;
   inputFormat: "text" | "stream-json";
@@ -95,6 +99,7 @@ function splitList(values: string[]): string[] {
 
 const VALUE_FLAGS: Record<string, Setter> = {
   "--model": (o, v) => (o.model = v),
+  "--effort": (o, v) => (o.effort = choice("--effort <level>", v, EFFORT_LEVELS)),
   "--max-turns": (o, v) => (o.maxTurns = positiveInt("--max-turns", v)),
   "--output-format": (o, v) => (o.outputFormat = choice("--output-format <format>", v, ["text", "json", "stream-json"] as const)),
   "--input-format": (o, v) => (o.inputFormat = choice("--input-format <format>", v, ["text", "stream-json"] as const)),
@@ -157,7 +162,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

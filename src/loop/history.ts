@@ -91,3 +91,17 @@ export function answerDanglingToolUses(messages: readonly MessageParam[]): Messa
   }
   return out;
 }
+
+/**
+ * History for another model: thinking blocks are signed by the model that wrote them and are
+ * not valid for another one, so a model switch drops them (the text and tool calls stay).
+ * Messages without thinking are kept as the same objects; an assistant message left empty is
+ * dropped by normalizeMessages before sending.
+ */
+export function withoutThinking(messages: readonly MessageParam[]): MessageParam[] {
+  return messages.map((message) => {
+    if (message.role !== "assistant" || typeof message.content === "string") return message;
+    const kept = message.content.filter((block) => block.type !== "thinking" && block.type !== "redacted_thinking");
+    return kept.length === message.content.length ? message : { role: "assistant", content: kept };
+  });
+}

@@ -11,6 +11,7 @@ import {
   type ApiTool,
   type AssistantMessage,
   type ContentBlockParam,
+  type EffortLevel,
   type MessageParam,
   type ModelRequest,
   type StopReason,
@@ -34,7 +35,8 @@ export interface ToolRunner {
 export interface LoopDeps {
   stream: StreamFn;
   tools: ToolRunner;
-  request: { model: string; maxTokens: number; system: TextBlockParam[]; tools: ApiTool[]; thinking?: ThinkingConfig };
+  /** Everything a request carries besides the messages; app/ changes model, effort and thinking mid-session. */
+  request: { model: string; maxTokens: number; system: TextBlockParam[]; tools: ApiTool[]; thinking?: ThinkingConfig; effort?: EffortLevel };
   /** Final shaping of the messages just before sending (cache breakpoints). */
   prepare?: (messages: MessageParam[]) => MessageParam[];
   /**

@@ -22,6 +22,11 @@ export interface ModelClientOptions {
   idleTimeoutMs: number;
   requestTimeoutMs: number;
   headers: Record<string, string>;
+  /**
+   * Send `interleaved-thinking-2025-05-14` with budgeted thinking, so models that take a budget
+   * (4.5 and older) may think between tool calls too; adaptive thinking interleaves by itself.
+   */
+  interleavedThinkingBeta?: boolean;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -32,6 +37,17 @@ let sdkModule: Promise<Sdk> | undefined;
 export function preloadSdk(): Promise<Sdk> {
   sdkModule ??= import("./sdk.ts");
   return sdkModule;
+}
+
+const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+
+/** The request's own `anthropic-beta` header when it needs a beta the session's headers lack. */
+function requestBetas(request: ModelRequest, options: ModelClientOptions): Record<string, string> | undefined {
+  if (!options.interleavedThinkingBeta || request.thinking?.type !== "enabled") return undefined;
+  const key = Object.keys(options.headers).find((name) => name.toLowerCase() === "anthropic-beta");
+  const betas = (key ? (options.headers[key] ?? "") : "").split(",").map((beta) => beta.trim()).filter(Boolean);
+  if (betas.includes(INTERLEAVED_THINKING_BETA)) return undefined;
+  return { [key ?? "anthropic-beta"]: [...betas, INTERLEAVED_THINKING_BETA].join(",") };
 }
 
 class StreamStalled extends Error {
@@ -80,6 +96,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
 
   async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     const api = await getClient();
+    const betaHeaders = requestBetas(request, options);
     const controller = new AbortController();
     const onOuterAbort = () => controller.abort(signal.reason);
     signal.addEventListener("abort", onOuterAbort, { once: true });
@@ -104,8 +121,9 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
           messages: request.messages,
           stream: true,
           ...(request.thinking ? { thinking: request.thinking as ThinkingConfigParam } : {}),
+          ...(request.effort ? { output_config: { effort: request.effort } } : {}),
         },
-        { signal: controller.signal },
+        { signal: controller.signal, ...(betaHeaders ? { headers: betaHeaders } : {}) },
       );
       waitingFor = "events";
       idle.refresh();

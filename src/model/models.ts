@@ -1,8 +1,11 @@
 /**
- * Model facts as data: aliases, context windows, output limits and list prices (USD per million
- * tokens). Figures follow the spec's price tables; unknown ids fall back to conservative defaults
- * and are reported as an estimate.
+ * Model facts as data: aliases, context windows, output limits, list prices (USD per million
+ * tokens) and how each model thinks (thinking modes, effort levels). Figures follow the spec's
+ * tables and the API's model pages; unknown ids fall back to conservative defaults and are
+ * reported as an estimate.
  */
+import type { EffortLevel } from "./types.ts";
+
 export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
@@ -80,4 +83,81 @@ export function costUSD(
     usage.cacheCreationInputTokens * price.cacheWrite5m +
     usage.cacheReadInputTokens * price.cacheRead;
   return total / 1_000_000;
+}
+
+/** Every `output_config.effort` level, weakest first. */
+export const EFFORT_LEVELS: readonly EffortLevel[] = ["low", "medium", "high", "xhigh", "max"];
+
+/**
+ * How a model thinks, as the API accepts it:
+ * - `adaptive`: only `{type: "adaptive"}` (budgets are a 400 on 4.7 and later);
+ * - `adaptive-or-budget`: adaptive preferred, budgets deprecated but accepted (the 4.6 models);
+ * - `budget`: only `{type: "enabled", budget_tokens}` (4.5 and older);
+ * - `unknown`: an id clew has no facts about (a gateway's or a local model).
+ */
+export type ThinkingMode = "adaptive" | "adaptive-or-budget" | "budget" | "unknown";
+
+/**
+ * How thinking is turned off: by leaving `thinking` out (the model does not think unless asked),
+ * with `{type: "disabled"}` or `{type: "between_tools"}` (it thinks unless told not to; allowed
+ * only at effort high or lower), or not at all (it always thinks).
+ */
+export type ThinkingOff = "omit" | "disabled" | "between_tools" | "never";
+
+export interface ModelReasoning {
+  thinking: ThinkingMode;
+  off: ThinkingOff;
+  /** Claude Code turns thinking on for this model when nothing says otherwise. */
+  thinksByDefault: boolean;
+  /** Effort levels the model accepts; empty when it rejects `output_config.effort` (or is unknown). */
+  effortLevels: readonly EffortLevel[];
+  /** The level the API applies when the request names none. */
+  defaultEffort: EffortLevel | undefined;
+}
+
+const ALL_LEVELS = EFFORT_LEVELS;
+const NO_XHIGH: readonly EffortLevel[] = ["low", "medium", "high", "max"];
+const BASIC_LEVELS: readonly EffortLevel[] = ["low", "medium", "high"];
+
+type ReasoningRow = [thinking: ThinkingMode, off: ThinkingOff, thinksByDefault: boolean, levels: readonly EffortLevel[], defaultEffort?: EffortLevel];
+
+/**
+ * Sources: the API's adaptive-thinking, extended-thinking and effort pages and the per-model
+ * "what's new" pages (Opus 5, Sonnet 5.5, Haiku 5.5), as summarised in the spec (§10.5). The
+ * 5.5 generation's xhigh/max support is not on the effort page yet: Opus 5.5 and Sonnet 5.5 are
+ * given the full ladder (Sonnet 5.5's launch results name xhigh and max), Haiku 5.5 the basic
+ * three, so a level it may lack is clamped instead of answered with a 400.
+ */
+const REASONING: Record<string, ReasoningRow> = {
+  "claude-fable-5-2": ["adaptive", "never", true, ALL_LEVELS],
+  "claude-mythos-5-2": ["adaptive", "never", true, ALL_LEVELS],
+  "claude-fable-5-1": ["adaptive", "never", true, ALL_LEVELS],
+  "claude-mythos-5-1": ["adaptive", "never", true, ALL_LEVELS],
+  "claude-fable-5": ["adaptive", "never", true, ALL_LEVELS],
+  "claude-mythos-5": ["adaptive", "never", true, ALL_LEVELS],
+  "claude-opus-5-5": ["adaptive", "never", true, ALL_LEVELS, "medium"],
+  "claude-sonnet-5-5": ["adaptive", "between_tools", true, ALL_LEVELS],
+  "claude-haiku-5-5": ["adaptive", "disabled", true, BASIC_LEVELS, "medium"],
+  "claude-opus-5": ["adaptive", "disabled", true, ALL_LEVELS],
+  "claude-sonnet-5": ["adaptive", "disabled", true, ALL_LEVELS],
+  "claude-opus-4-8": ["adaptive", "omit", true, ALL_LEVELS],
+  "claude-opus-4-7": ["adaptive", "omit", true, ALL_LEVELS],
+  "claude-opus-4-6": ["adaptive-or-budget", "omit", true, NO_XHIGH],
+  "claude-sonnet-4-6": ["adaptive-or-budget", "omit", true, NO_XHIGH],
+  "claude-opus-4-5": ["budget", "omit", true, BASIC_LEVELS],
+  "claude-sonnet-4-5": ["budget", "omit", true, []],
+  "claude-haiku-4-5": ["budget", "omit", false, []],
+  "claude-opus-4-1": ["budget", "omit", false, []],
+  "claude-opus-4": ["budget", "omit", false, []],
+  "claude-opus-4-0": ["budget", "omit", false, []],
+  "claude-sonnet-4": ["budget", "omit", false, []],
+  "claude-sonnet-4-0": ["budget", "omit", false, []],
+  "claude-3-7-sonnet": ["budget", "omit", false, []],
+};
+
+export function modelReasoning(modelId: string): ModelReasoning {
+  const row = REASONING[modelId] ?? REASONING[modelId.replace(/-\d{8}$/, "")] ?? REASONING[modelId.replace(/-latest$/, "")];
+  if (!row) return { thinking: "unknown", off: "omit", thinksByDefault: false, effortLevels: [], defaultEffort: undefined };
+  const [thinking, off, thinksByDefault, effortLevels, defaultEffort] = row;
+  return { thinking, off, thinksByDefault, effortLevels, defaultEffort: effortLevels.length > 0 ? (defaultEffort ?? "high") : undefined };
 }

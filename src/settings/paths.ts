@@ -27,6 +27,8 @@ export interface Environment {
   maxRetries: number | undefined;
   maxOutputTokens: number | undefined;
   maxThinkingTokens: number | undefined;
+  /** CLAUDE_CODE_EFFORT_LEVEL as written (outranks `--effort` and `effortLevel`; checked where it is used). */
+  effortLevel: string | undefined;
   maxTurns: number | undefined;
   streamIdleTimeoutMs: number | undefined;
   requestTimeoutMs: number | undefined;
@@ -155,6 +157,7 @@ export function readEnvironment(
     maxRetries: intFrom(env.CLEW_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
     maxOutputTokens: intFrom(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS),
     maxThinkingTokens: intFrom(env.MAX_THINKING_TOKENS),
+    effortLevel: nonEmpty(env.CLAUDE_CODE_EFFORT_LEVEL),
     maxTurns: intFrom(env.CLAUDE_CODE_MAX_TURNS),
     streamIdleTimeoutMs: intFrom(env.CLEW_STREAM_IDLE_TIMEOUT_MS ?? env.CLAUDE_STREAM_IDLE_TIMEOUT_MS),
     requestTimeoutMs: intFrom(env.API_TIMEOUT_MS),

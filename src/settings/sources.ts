@@ -23,6 +23,11 @@ export interface CliSettingsInput {
   settings?: string | undefined;
   settingSources?: readonly string[] | undefined;
   model?: string | undefined;
+  /**
+   * `--effort`: read by the session, not a settings layer (CLAUDE_CODE_EFFORT_LEVEL outranks it,
+   * and `max` is not a value the `effortLevel` setting takes).
+   */
+  effort?: "low" | "medium" | "high" | "xhigh" | "max" | undefined;
   permissionMode?: string | undefined;
   allowedTools?: readonly string[];
   disallowedTools?: readonly string[];

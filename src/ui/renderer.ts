@@ -1,7 +1,7 @@
 /**
  * Turns the loop's event stream into committed lines: the model's text (streamed line by line,
  * light Markdown), one line per tool call and one per result, denials and errors in red,
- * thinking collapsed, and a footer per turn. Every mode that shows a session on a terminal uses
+ * thinking collapsed to "Thought for 4s" (in full with --verbose), and a footer per turn. Every mode that shows a session on a terminal uses
  * this one renderer; the live status line is fed from here as events arrive.
  */
 import type { AgentEvent, LoopOutcome } from "../loop/events.ts";
@@ -17,7 +17,7 @@ import type { Theme } from "./theme.ts";
 
 export interface RendererOptions {
   cwd: string;
-  /** Show thinking in full instead of its first line. */
+  /** Show thinking in full instead of one "Thought for 4s" line. */
   verbose: boolean;
   now: () => number;
   /** Dollars for a turn's usage (the price table lives with the model, outside ui/). */
@@ -39,6 +39,8 @@ export class Renderer {
   private readonly markdown: MarkdownLines;
   private text = "";
   private thinking = "";
+  /** The thinking block being streamed: when it started, its index, whether it is redacted. */
+  private thinkingBlock: { since: number; index: number | undefined; redacted: boolean } | undefined;
   private pendingBlank = 0;
   private lastBlock: Block | undefined;
   private lastLineTool: string | undefined;
@@ -109,7 +111,11 @@ export class Renderer {
         this.out.update({ label: "Writing", tokensOut: Math.ceil(this.streamedChars / 4) });
         this.flushLines(false);
         return;
+      case "raw_stream":
+        this.thinkingBounds(event.event);
+        return;
       case "thinking_delta":
+        this.thinkingBlock ??= { since: this.options.now(), index: undefined, redacted: false };
         this.thinking += event.text;
         this.streamedChars += event.text.length;
         this.out.update({ label: "Thinking", tokensOut: Math.ceil(this.streamedChars / 4) });
@@ -225,18 +231,36 @@ export class Renderer {
     this.denied.clear();
   }
 
+  /** A thinking block's start and end arrive as raw stream events; its text as thinking deltas. */
+  private thinkingBounds(event: Extract<AgentEvent, { type: "raw_stream" }>["event"]): void {
+    if (event.type === "content_block_start" && (event.content_block.type === "thinking" || event.content_block.type === "redacted_thinking")) {
+      this.flush();
+      this.thinkingBlock = { since: this.options.now(), index: event.index, redacted: event.content_block.type === "redacted_thinking" };
+      this.out.update({ label: "Thinking" });
+    } else if (event.type === "content_block_stop" && this.thinkingBlock?.index === event.index) {
+      this.endThinking();
+    }
+  }
+
   private endThinking(): void {
+    const block = this.thinkingBlock;
     const text = this.thinking.trim();
     this.thinking = "";
-    if (text === "") return;
+    this.thinkingBlock = undefined;
+    if (block === undefined && text === "") return;
     const style = (line: string): string => this.theme.dim(this.theme.italic(line));
-    if (this.options.verbose) {
-      this.commit("thinking", [style("✻ Thinking"), ...text.split("\n").map((line) => style(`  ${line}`))]);
+    const took = block ? ` for ${thoughtFor(this.options.now() - block.since)}` : "";
+    const header = `✻ Thought${took}${block?.redacted ? " (redacted by the API)" : ""}`;
+    if (!this.options.verbose) {
+      this.commit("thinking", [this.oneRow(style(header))]);
       return;
     }
-    const first = text.split("\n").find((line) => line.trim() !== "") ?? "";
-    const more = text.includes("\n") ? " …" : "";
-    this.commit("thinking", [this.oneRow(style(`✻ ${clip(first.trim(), 100)}${more}`))]);
+    // Models that omit thinking text (display "omitted") still send the block, with a signature.
+    if (text === "") {
+      this.commit("thinking", [style(block?.redacted ? header : `${header} (no thinking text returned)`)]);
+      return;
+    }
+    this.commit("thinking", [style(header), ...text.split("\n").map((line) => style(`  ${line}`))]);
   }
 
   /** Commits complete lines of streamed text; with `all`, the unterminated rest too. */
@@ -270,7 +294,8 @@ export class Renderer {
 
   /** One blank line between blocks; consecutive tool lines and text lines stay together. */
   private commit(block: Block, lines: string[]): void {
-    const joined = block === this.lastBlock && (block === "tool" || block === "text");
+    // Collapsed thinking lines in a row (interleaved thinking) read as one block.
+    const joined = block === this.lastBlock && (block === "tool" || block === "text" || (block === "thinking" && !this.options.verbose));
     const prefix = joined ? "" : "\n";
     this.lastBlock = block;
     if (block !== "tool") this.lastLineTool = undefined;
@@ -303,4 +328,9 @@ function outcomeProblem(outcome: LoopOutcome): { text: string; error: boolean } 
     default:
       return undefined;
   }
+}
+
+/** "4s", at least one second; "1m 5s" past a minute. */
+function thoughtFor(ms: number): string {
+  return ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))}s` : formatDuration(ms);
 }

@@ -5,6 +5,7 @@ import { configCommand } from "./config.ts";
 import { contextCommand } from "./context.ts";
 import { costCommand } from "./cost.ts";
 import { doctorCommand } from "./doctor.ts";
+import { effortCommand } from "./effort.ts";
 import { exitCommand } from "./exit.ts";
 import { helpCommand } from "./help.ts";
 import { hooksCommand } from "./hooks.ts";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   clearCommand,
   compactCommand,
   modelCommand,
+  effortCommand,
   statusCommand,
   costCommand,
   contextCommand,

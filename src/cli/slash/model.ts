@@ -23,7 +23,10 @@ export const modelCommand: SlashCommand = {
       name = (await ctx.choose("Switch to", ALIASES)) ?? "";
       if (name === "") return;
     }
-    const model = ctx.session.setModel(name);
+    const { model, notes } = ctx.session.setModel(name);
+    for (const note of notes) ctx.print(ctx.theme.yellow(note));
     ctx.print(`Model set to ${model} for this session ${ctx.theme.dim("(the prompt cache starts cold)")}.`);
+    const effort = ctx.session.reasoning()?.effort;
+    if (effort) ctx.print(ctx.theme.dim(`Effort: ${effort}`));
   },
 };

@@ -1,5 +1,7 @@
-/** /status: version, model, directory, account, endpoint, settings sources, permission mode. */
+/** /status: version, model, effort and thinking (and switches of them), directory, account, endpoint, settings sources, permission mode. */
 import { existsSync } from "node:fs";
+import { switchSentence } from "../../app/model-switch.ts";
+import { describeThinking } from "../../app/thinking-setup.ts";
 import type { SlashCommand, SlashContext } from "./types.ts";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -20,6 +22,7 @@ function statusText(ctx: SlashContext): string {
       ["Version", `${info.version} (clew)`],
       ["Session", info.sessionId],
       ["Model", info.model],
+      ...reasoningRows(ctx),
       ["Working directory", info.cwd],
       ["Permission mode", ctx.session.permissionMode],
       ["Account", account],
@@ -29,12 +32,26 @@ function statusText(ctx: SlashContext): string {
     ctx.theme.bold("Settings files"),
     ...(files.length > 0 ? files.map((file) => `  ${file}`) : ["  (none)"]),
   ];
+  const switches = ctx.session.switches;
+  if (switches.length > 0) {
+    lines.push(ctx.theme.bold("Switched this session"), ...switches.map((change) => `  ${change.at.toTimeString().slice(0, 8)}  ${switchSentence(change)}`));
+    lines.push(ctx.theme.dim("  Model, effort and thinking are part of the prompt cache key: each switch made the next request rebuild the cache for the conversation once."));
+  }
   if (settings.problems.length > 0) lines.push(ctx.theme.yellow(`  ${settings.problems.length} settings problem(s); see /doctor`));
   return lines.join("\n");
 }
 
+function reasoningRows(ctx: SlashContext): Array<[string, string]> {
+  const state = ctx.session.reasoning();
+  if (!state) return [];
+  return [
+    ["Effort", state.effort],
+    ["Thinking", describeThinking(state.resolved.thinking)],
+  ];
+}
+
 export const statusCommand: SlashCommand = {
   name: "status",
-  summary: "Version, model, account, settings sources, permission mode",
+  summary: "Version, model, effort, account, settings sources, permission mode",
   run: (_args, ctx) => ctx.print(statusText(ctx)),
 };

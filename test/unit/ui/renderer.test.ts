@@ -101,10 +101,31 @@ describe("renderer", () => {
     expect(both).toBe("\n● Write n.txt\n  ⎿ Write n.txt · Updated n.txt (+1 -1)\n");
   });
 
-  test("thinking is collapsed to its first line, or shown whole when verbose", () => {
+  test("thinking is collapsed to how long it took, or shown whole when verbose", () => {
+    // The fixture's clock moves 1.5 s per event: thinking from the first delta to the text is 3 s.
     const events: AgentEvent[] = [{ type: "thinking_delta", text: "First thought.\nSecond " }, { type: "thinking_delta", text: "thought." }, delta("Answer.\n"), assistant("Answer.")];
-    expect(render(events)).toBe("\n✻ First thought. …\n\nAnswer.\n");
-    expect(render(events, { verbose: true })).toBe("\n✻ Thinking\n  First thought.\n  Second thought.\n\nAnswer.\n");
+    expect(render(events)).toBe("\n✻ Thought for 3s\n\nAnswer.\n");
+    expect(render(events, { verbose: true })).toBe("\n✻ Thought for 3s\n  First thought.\n  Second thought.\n\nAnswer.\n");
+  });
+
+  test("a thinking block is timed from its start to its stop; omitted and redacted thinking get a line too", () => {
+    const raw = (event: Extract<AgentEvent, { type: "raw_stream" }>["event"]): AgentEvent => ({ type: "raw_stream", event });
+    const events: AgentEvent[] = [
+      raw({ type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }),
+      { type: "thinking_delta", text: "Check the tests." },
+      raw({ type: "content_block_stop", index: 0 }),
+      // display "omitted": the block arrives with no text, only a signature.
+      raw({ type: "content_block_start", index: 1, content_block: { type: "thinking", thinking: "", signature: "" } }),
+      raw({ type: "content_block_stop", index: 1 }),
+      raw({ type: "content_block_start", index: 2, content_block: { type: "redacted_thinking", data: "opaque" } }),
+      raw({ type: "content_block_stop", index: 2 }),
+      delta("Done.\n"),
+      assistant("Done."),
+    ];
+    expect(render(events)).toBe("\n✻ Thought for 3s\n✻ Thought for 2s\n✻ Thought for 2s (redacted by the API)\n\nDone.\n");
+    expect(render(events, { verbose: true })).toBe(
+      "\n✻ Thought for 3s\n  Check the tests.\n\n✻ Thought for 2s (no thinking text returned)\n\n✻ Thought for 2s (redacted by the API)\n\nDone.\n",
+    );
   });
 
   test("retries, notices, compaction and turn problems", () => {
