@@ -25,8 +25,7 @@ export const effortCommand: SlashCommand = {
     const resolved = ctx.session.setEffort(word);
     if (!resolved) return ctx.error("Effort cannot be changed in this session.");
     for (const note of resolved.notes) ctx.print(ctx.theme.yellow(note));
-    const now = ctx.session.reasoning()?.effort ?? resolved.effort ?? "not sent";
-    if (resolved.effort === before) return ctx.print(`Effort stays ${now}.`);
-    ctx.print(`Effort set to ${now} for this session ${ctx.theme.dim(`(${CACHE_NOTE})`)}.`);
+    if (resolved.effort === before) return ctx.print(`Effort stays ${ctx.session.reasoning()?.effort ?? "as it was"}.`);
+    ctx.print(`Effort set to ${resolved.effort ?? "none (not sent)"} for this session ${ctx.theme.dim(`(${CACHE_NOTE})`)}.`);
   },
 };

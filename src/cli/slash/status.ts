@@ -35,7 +35,7 @@ function statusText(ctx: SlashContext): string {
   const switches = ctx.session.switches;
   if (switches.length > 0) {
     lines.push(ctx.theme.bold("Switched this session"), ...switches.map((change) => `  ${change.at.toTimeString().slice(0, 8)}  ${switchSentence(change)}`));
-    lines.push(ctx.theme.dim("  Model, effort and thinking are part of the prompt cache key: each switch made the next request rebuild the cache for the conversation once."));
+    lines.push(ctx.theme.dim("  Model, effort and thinking are part of the prompt cache key: after each switch the next request rebuilds the cache for the conversation once."));
   }
   if (settings.problems.length > 0) lines.push(ctx.theme.yellow(`  ${settings.problems.length} settings problem(s); see /doctor`));
   return lines.join("\n");
