@@ -18,7 +18,7 @@ export const DEFAULT_THINKING_BUDGET = 31_999;
 /** The API's floor for `budget_tokens`. */
 const MIN_THINKING_BUDGET = 1_024;
 
-export type EffortSource = "/effort" | "CLAUDE_CODE_EFFORT_LEVEL" | "--effort" | "effortLevel setting" | "model default";
+export type EffortSource = "/effort" | "the agent's definition" | "CLAUDE_CODE_EFFORT_LEVEL" | "--effort" | "effortLevel setting" | "model default";
 
 export interface ReasoningInputs {
   /** CLAUDE_CODE_EFFORT_LEVEL as written (checked here, so a typo is reported, not fatal). */
@@ -53,7 +53,8 @@ function fitEffort(wanted: EffortLevel, caps: ModelReasoning): EffortLevel | und
   return below.at(-1) ?? caps.effortLevels[0];
 }
 
-function budget(requested: number, maxTokens: number, model: string, notes: string[], label: string): ThinkingConfig | undefined {
+/** `label` names who asked for the budget; a default budget is fitted without a note. */
+function budget(requested: number, maxTokens: number, model: string, notes: string[], label?: string): ThinkingConfig | undefined {
   // The API wants MIN ≤ budget < max_tokens; with less room than that there is no budget to give.
   const ceiling = maxTokens - 1;
   if (ceiling < MIN_THINKING_BUDGET) {
@@ -61,12 +62,12 @@ function budget(requested: number, maxTokens: number, model: string, notes: stri
     return undefined;
   }
   const tokens = Math.min(Math.max(requested, MIN_THINKING_BUDGET), ceiling);
-  if (tokens !== requested) notes.push(`${label}=${requested} is outside what ${model} accepts (${MIN_THINKING_BUDGET} to ${ceiling}, below max_tokens); using ${tokens}.`);
+  if (tokens !== requested && label) notes.push(`${label}=${requested} is outside what ${model} accepts (${MIN_THINKING_BUDGET} to ${ceiling}, below max_tokens); using ${tokens}.`);
   return { type: "enabled", budget_tokens: tokens };
 }
 
 export class SessionReasoning {
-  private override: { level: EffortLevel | "auto" } | undefined;
+  private override: { level: EffortLevel | "auto"; source: EffortSource } | undefined;
   private readonly startNotes: string[] = [];
   private readonly envEffort: EffortLevel | "auto" | undefined;
 
@@ -83,7 +84,17 @@ export class SessionReasoning {
 
   /** `/effort <level>` or `/effort auto` (the model's default): for the rest of the session. */
   setEffort(level: EffortLevel | "auto"): void {
-    this.override = { level };
+    this.override = { level, source: "/effort" };
+  }
+
+  /**
+   * A helper agent's reasoning: the session's sources, with the agent definition's own `effort`
+   * first when it has one, fitted to the helper's model by `resolve` as for the session.
+   */
+  forHelper(effort: EffortLevel | undefined): SessionReasoning {
+    const helper = new SessionReasoning(this.inputs);
+    helper.override = effort ? { level: effort, source: "the agent's definition" } : this.override;
+    return helper;
   }
 
   /** Problems with the inputs themselves (a bad CLAUDE_CODE_EFFORT_LEVEL), reported once at start. */
@@ -93,7 +104,7 @@ export class SessionReasoning {
 
   private requestedEffort(): { level: EffortLevel | undefined; source: EffortSource } {
     const explicit = (level: EffortLevel | "auto", source: EffortSource) => ({ level: level === "auto" ? undefined : level, source: level === "auto" ? ("model default" as const) : source });
-    if (this.override) return explicit(this.override.level, "/effort");
+    if (this.override) return explicit(this.override.level, this.override.source);
     if (this.envEffort) return explicit(this.envEffort, "CLAUDE_CODE_EFFORT_LEVEL");
     if (this.inputs.flagEffort) return { level: this.inputs.flagEffort, source: "--effort" };
     if (this.inputs.settingEffort) return { level: this.inputs.settingEffort, source: "effortLevel setting" };
@@ -133,7 +144,7 @@ export class SessionReasoning {
     if (caps.thinking === "budget") {
       if (off) return undefined;
       if (maxThinkingTokens !== undefined) return budget(maxThinkingTokens, maxTokens, model, notes, "MAX_THINKING_TOKENS");
-      return caps.thinksByDefault || alwaysThinkingEnabled === true ? budget(DEFAULT_THINKING_BUDGET, maxTokens, model, notes, "The default thinking budget") : undefined;
+      return caps.thinksByDefault || alwaysThinkingEnabled === true ? budget(DEFAULT_THINKING_BUDGET, maxTokens, model, notes) : undefined;
     }
     // Adaptive models set their own depth: a budget does not apply, only "off" does.
     // Claude Code ignores a MAX_THINKING_TOKENS budget there without a word, and so does clew.

@@ -109,3 +109,13 @@ describe("effort", () => {
     expect(modelReasoning("gpt-oss-120b")).toEqual({ thinking: "unknown", off: "omit", thinksByDefault: false, effortLevels: [], defaultEffort: undefined });
   });
 });
+
+describe("helpers", () => {
+  test("a helper agent's own effort comes first; without one it follows the session, fitted to its model", () => {
+    const session = new SessionReasoning({ ...none, flagEffort: "xhigh" });
+    expect(session.forHelper("low").resolve("claude-opus-5-5", 128_000).requested).toEqual({ level: "low", source: "the agent's definition" });
+    expect(session.forHelper(undefined).resolve("claude-opus-4-6", 128_000).effort).toBe("high");
+    session.setEffort("medium");
+    expect(session.forHelper(undefined).resolve("claude-opus-5-5", 128_000).requested).toEqual({ level: "medium", source: "/effort" });
+  });
+});
