@@ -7,6 +7,11 @@ if (!existsSync("test/mcp-servers/node_modules")) {
   const install = Bun.spawnSync(["bun", "install", "--frozen-lockfile"], { cwd: "test/mcp-servers", stdout: "inherit", stderr: "inherit" });
   if (install.exitCode !== 0) console.error("note: the test MCP servers (test/mcp-servers) could not be installed; the MCP tests that start them will fail");
 }
+// The GitHub Action's packages (@actions/core, @github/local-action for its test), likewise.
+if (!existsSync("action/node_modules")) {
+  const install = Bun.spawnSync(["bun", "install", "--frozen-lockfile"], { cwd: "action", stdout: "inherit", stderr: "inherit" });
+  if (install.exitCode !== 0) console.error("note: the action's packages (action/) could not be installed; the action's tests will fail");
+}
 const build = Bun.spawnSync(["bun", "scripts/build.ts"], { stdout: "inherit", stderr: "inherit" });
 if (build.exitCode !== 0) {
   console.log("0 passed, 1 failed");
