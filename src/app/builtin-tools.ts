@@ -16,6 +16,8 @@ import { sendMessageTool } from "../tools/send-message.ts";
 import { skillTool } from "../tools/skill.ts";
 import { todoWriteTool } from "../tools/todo-write.ts";
 import type { AnyTool } from "../tools/types.ts";
+import { webFetchTool } from "../tools/web-fetch.ts";
+import { webSearchTool } from "../tools/web-search.ts";
 import { writeTool } from "../tools/write.ts";
 
 export const builtinTools: readonly AnyTool[] = [
@@ -28,6 +30,8 @@ export const builtinTools: readonly AnyTool[] = [
   editTool,
   writeTool,
   notebookEditTool,
+  webFetchTool,
+  webSearchTool,
   todoWriteTool,
   // Offered only when the session has a skill the model may call.
   skillTool,

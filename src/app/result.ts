@@ -4,9 +4,10 @@
  * turn limits and interrupts use the error subtypes.
  */
 import type { LoopOutcome } from "../loop/events.ts";
-import { costUSD, modelInfo } from "../model/models.ts";
+import { modelInfo } from "../model/models.ts";
 import { addUsage, zeroUsage, type TokenUsage } from "../model/types.ts";
 import type { ContextUsage } from "./session.ts";
+import { usageCostUSD } from "./usage-ledger.ts";
 
 export interface ResultContext {
   sessionId: string;
@@ -29,8 +30,8 @@ function modelUsageEntry(model: string, usage: TokenUsage): ModelUsageEntry {
     outputTokens: usage.outputTokens,
     cacheReadInputTokens: usage.cacheReadInputTokens,
     cacheCreationInputTokens: usage.cacheCreationInputTokens,
-    webSearchRequests: 0,
-    costUSD: costUSD(model, usage),
+    webSearchRequests: usage.webSearchRequests ?? 0,
+    costUSD: usageCostUSD(model, usage),
     contextWindow: info.contextWindow,
     maxOutputTokens: info.maxOutputTokens,
     costBasis: info.costBasis,
@@ -73,7 +74,7 @@ function apiErrorText(outcome: LoopOutcome): string {
 
 export function buildResult(outcome: LoopOutcome, context: ResultContext): ResultObject {
   const models = usageByModel(context.model, outcome.usage, context.helperUsage);
-  const cost = Object.entries(models).reduce((sum, [model, usage]) => sum + costUSD(model, usage), 0);
+  const cost = Object.entries(models).reduce((sum, [model, usage]) => sum + usageCostUSD(model, usage), 0);
   const base = {
     type: "result" as const,
     api_error_status: outcome.error?.status ?? null,
@@ -88,7 +89,8 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
       output_tokens: outcome.usage.outputTokens,
       cache_creation_input_tokens: outcome.usage.cacheCreationInputTokens,
       cache_read_input_tokens: outcome.usage.cacheReadInputTokens,
-      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      // clew never offers the API's server-side web fetch (WebFetch fetches on this machine).
+      server_tool_use: { web_search_requests: outcome.usage.webSearchRequests ?? 0, web_fetch_requests: 0 },
       service_tier: "standard",
     },
     modelUsage: Object.fromEntries(Object.entries(models).map(([model, usage]) => [model, modelUsageEntry(model, usage)])),

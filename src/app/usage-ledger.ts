@@ -5,6 +5,14 @@
 import { costUSD } from "../model/models.ts";
 import { addUsage, zeroUsage, type TokenUsage } from "../model/types.ts";
 
+/** The API's price of one server-side web search: $10 per 1,000, on top of the tokens. */
+export const WEB_SEARCH_USD = 0.01;
+
+/** Dollars for some usage at a model's list price, web searches included (as Claude Code counts them). */
+export function usageCostUSD(model: string, usage: TokenUsage): number {
+  return costUSD(model, usage) + (usage.webSearchRequests ?? 0) * WEB_SEARCH_USD;
+}
+
 export class UsageLedger {
   private readonly byModel = new Map<string, TokenUsage>();
   private readonly helperByModel = new Map<string, TokenUsage>();
@@ -28,7 +36,7 @@ export class UsageLedger {
 
   costUSD(): number {
     let total = 0;
-    for (const [model, usage] of this.byModel) total += costUSD(model, usage);
+    for (const [model, usage] of this.byModel) total += usageCostUSD(model, usage);
     return total;
   }
 

@@ -11,6 +11,8 @@ interface UsageFields {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** Server-side tools the API ran for the reply (billed per use), cumulative like the rest. */
+  server_tool_use?: { web_search_requests?: number | null } | null;
 }
 
 function mergeUsage(into: TokenUsage, from: UsageFields | null | undefined): void {
@@ -19,6 +21,11 @@ function mergeUsage(into: TokenUsage, from: UsageFields | null | undefined): voi
   if (typeof from.output_tokens === "number") into.outputTokens = from.output_tokens;
   if (typeof from.cache_read_input_tokens === "number") into.cacheReadInputTokens = from.cache_read_input_tokens;
   if (typeof from.cache_creation_input_tokens === "number") into.cacheCreationInputTokens = from.cache_creation_input_tokens;
+  const searches = from.server_tool_use?.web_search_requests;
+  if (typeof searches === "number") {
+    if (searches > 0) into.webSearchRequests = searches;
+    else delete into.webSearchRequests;
+  }
 }
 
 export class MessageAccumulator {
@@ -41,7 +48,8 @@ export class MessageAccumulator {
       case "content_block_start":
         // A shallow copy is enough: deltas only ever replace its top-level fields.
         this.blocks[event.index] = { ...event.content_block } as ContentBlock;
-        if (event.content_block.type === "tool_use") this.partialJson.set(event.index, "");
+        // A server tool's input streams like a client tool's; its result block arrives whole.
+        if (event.content_block.type === "tool_use" || event.content_block.type === "server_tool_use") this.partialJson.set(event.index, "");
         return;
       case "content_block_delta":
         this.applyDelta(event.index, event.delta);
@@ -87,7 +95,8 @@ export class MessageAccumulator {
     if (!block || json === undefined || (block.type !== "tool_use" && block.type !== "server_tool_use")) return;
     this.partialJson.delete(index);
     if (json.trim() === "") {
-      block.input = {};
+      // No deltas: a server tool called by code execution arrives with its whole input at the start.
+      if (block.type === "tool_use" || block.input === undefined || block.input === null) block.input = {};
       return;
     }
     try {

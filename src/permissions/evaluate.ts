@@ -8,6 +8,7 @@
 import { basename, isAbsolute, resolve } from "node:path";
 import { matchCommandPattern } from "./bash-rules.ts";
 import { escapePathPattern, globMayMatch, insideWorkingDirs, pathMatchesAll, pathMatchesAny, realpathDeep, type PathForms } from "./path-rules.ts";
+import { isPreapprovedUrl } from "./preapproved-hosts.ts";
 import { protectedReason } from "./protected-paths.ts";
 import * as say from "./reasons.ts";
 import { canonicalToolName, compileRules, type PermissionRule, type RuleSet } from "./rules.ts";
@@ -118,6 +119,7 @@ function decideTool(rules: RuleSet, normalised: PermissionCall, forms: PathForms
 
   const allowedBy = rules.allow.find((rule) => ruleHits(rule, normalised, forms, context));
   if (allowedBy) return say.allowedByRule(allowedBy);
+  if (tool === "WebFetch" && isPreapprovedUrl(field(call.input, "url") ?? call.subject)) return say.allowed("the host is one of the documentation sites WebFetch may read without asking");
   if (READ_TOOLS.has(tool) && forms && insideWorkingDirs(forms, context)) return say.allowed("reading inside the working directories");
   if (NO_PERMISSION.has(tool)) return say.allowed(`${tool} needs no permission`);
   const readOnlyTool = !READ_TOOLS.has(tool) && !NEEDS_PERMISSION.has(tool) && !tool.startsWith("mcp__") && call.access === "read";

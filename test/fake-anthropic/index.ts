@@ -18,7 +18,7 @@ export {
   type StreamFault,
 } from "./faults.ts";
 export { checkRequest, type InvariantOptions } from "./invariants.ts";
-export { Reply, fakeSignature, newMessageId, newToolUseId, reply, type RenderContext } from "./reply.ts";
+export { Reply, fakeSignature, newMessageId, newServerToolUseId, newToolUseId, reply, type RenderContext, type SearchHit } from "./reply.ts";
 export { deferredToolNames, lastUserReminders, lastUserText, messagesOf, textOf, toolNames, toolReferences, toolResults, type SentToolResult } from "./request.ts";
 export { eventsBeforeFault } from "./respond.ts";
 export {

@@ -184,6 +184,12 @@ function checkMessages(messages: Json | undefined, tools: ToolSet, report: Repor
         case "redacted_thinking":
           if (!str(block.data)) report(`${where}: redacted_thinking block without its data`);
           break;
+        case "server_tool_use":
+          checkServerToolUse(block, where, turn.role, seenToolUseIds, report);
+          break;
+        case "web_search_tool_result":
+          checkWebSearchResult(block, where, turn, j, report);
+          break;
         case "tool_result": {
           const id = str(block.tool_use_id) ?? "";
           if (turn.role !== "user") report(`${where}: tool_result in a ${turn.role} message`);
@@ -208,6 +214,17 @@ function checkMessages(messages: Json | undefined, tools: ToolSet, report: Repor
           report(`${turn.where}: tool_use "${id}" is not answered by a tool_result in the next user message`);
         }
       }
+      // A server call's result sits in the same message; only the last message (a paused turn being
+      // continued) may end with a call whose result has not come yet.
+      if (next) {
+        const answeredHere = new Set(turn.blocks.flatMap((b) => (b.type === "web_search_tool_result" ? [str(b.tool_use_id) ?? ""] : [])));
+        for (const block of turn.blocks) {
+          const id = str(block.id) ?? "";
+          if (block.type === "server_tool_use" && !answeredHere.has(id)) {
+            report(`${turn.where}: server_tool_use "${id}" has no web_search_tool_result after it in the same message`);
+          }
+        }
+      }
     }
   });
 }
@@ -226,6 +243,40 @@ function checkToolUse(
   else if (seen.has(id)) report(`${where}: duplicate tool_use id "${id}"`);
   seen.add(id);
   if (!isObject(block.input)) report(`${where}: tool_use "${id}" input must be an object`);
+}
+
+function checkServerToolUse(block: JsonObject, where: string, role: string, seen: Set<string>, report: Report): void {
+  const id = str(block.id) ?? "";
+  if (role !== "assistant") report(`${where}: server_tool_use in a ${role} message`);
+  if (!/^srvtoolu_[a-zA-Z0-9_]+$/.test(id)) report(`${where}: server_tool_use id must start with "srvtoolu_", got ${JSON.stringify(block.id ?? null)}`);
+  else if (seen.has(id)) report(`${where}: duplicate tool_use id "${id}"`);
+  seen.add(id);
+  if (!str(block.name)) report(`${where}: server_tool_use without a name`);
+  if (!isObject(block.input)) report(`${where}: server_tool_use "${id}" input must be an object`);
+}
+
+/**
+ * A search result goes back exactly as it came: in the assistant message, after its call, each
+ * hit with the opaque encrypted_content the API needs for citations (or the error object).
+ */
+function checkWebSearchResult(block: JsonObject, where: string, turn: Turn, index: number, report: Report): void {
+  const id = str(block.tool_use_id) ?? "";
+  if (turn.role !== "assistant") report(`${where}: web_search_tool_result in a ${turn.role} message`);
+  const called = turn.blocks.slice(0, index).some((b) => b.type === "server_tool_use" && b.id === id);
+  if (!called) report(`${where}: web_search_tool_result for "${id}" has no matching server_tool_use before it in the same message`);
+  const content = block.content;
+  if (isObject(content)) {
+    if (content.type !== "web_search_tool_result_error" || !str(content.error_code)) report(`${where}: web_search_tool_result content must be a list of results or a web_search_tool_result_error`);
+    return;
+  }
+  if (!Array.isArray(content)) return report(`${where}: web_search_tool_result content must be a list of results or a web_search_tool_result_error`);
+  content.forEach((hit, k) => {
+    const at = `${where}.content[${k}]`;
+    if (!isObject(hit) || hit.type !== "web_search_result") return report(`${at}: expected a web_search_result`);
+    for (const field of ["url", "title", "encrypted_content"]) {
+      if (typeof hit[field] !== "string") report(`${at}: web_search_result without its ${field}`);
+    }
+  });
 }
 
 function checkToolResultContent(content: Json | undefined, where: string, tools: ToolSet, report: Report): void {

@@ -13,7 +13,17 @@ import type {
   StreamEvent,
   Usage,
   UsageOverride,
+  WebSearchCitation,
+  WebSearchErrorCode,
+  WebSearchResult,
 } from "./types.ts";
+
+/** A search hit as a script writes it; the opaque fields the API adds are filled in. */
+export interface SearchHit {
+  title: string;
+  url: string;
+  pageAge?: string | null;
+}
 
 /** What the server knows about the request a reply answers. */
 export interface RenderContext {
@@ -38,6 +48,15 @@ export function newToolUseId(): string {
   toolUseCounter += 1;
   return `toolu_fake${String(toolUseCounter).padStart(14, "0")}`;
 }
+
+/** Server tool calls carry `srvtoolu_` ids, distinct from client tool calls. */
+export function newServerToolUseId(): string {
+  toolUseCounter += 1;
+  return `srvtoolu_fake${String(toolUseCounter).padStart(11, "0")}`;
+}
+
+/** Deterministic stand-ins for the encrypted fields of search results and citations. */
+const opaque = (kind: string, text: string): string => Buffer.from(`${kind}:${text}`).toString("base64");
 
 export function newMessageId(): string {
   messageCounter += 1;
@@ -77,6 +96,47 @@ export class Reply {
 
   redactedThinking(data: string = Buffer.from(`redacted:${this.#blocks.length}`).toString("base64")): this {
     this.#blocks.push({ type: "redacted_thinking", data });
+    return this;
+  }
+
+  /**
+   * A search the API ran in this reply: `server_tool_use` (name web_search) followed by its
+   * `web_search_tool_result`, as the real API puts both in the one assistant message.
+   */
+  webSearch(query: string, hits: readonly SearchHit[], id: string = newServerToolUseId()): this {
+    const content: WebSearchResult[] = hits.map((hit) => ({
+      type: "web_search_result",
+      url: hit.url,
+      title: hit.title,
+      encrypted_content: opaque("page", hit.url),
+      page_age: hit.pageAge ?? null,
+    }));
+    this.#blocks.push(
+      { type: "server_tool_use", id, name: "web_search", input: { query }, caller: { type: "direct" } },
+      { type: "web_search_tool_result", tool_use_id: id, content, caller: { type: "direct" } },
+    );
+    return this;
+  }
+
+  /** A search that failed: its result block carries `web_search_tool_result_error` (HTTP 200, as the API does). */
+  webSearchError(query: string, errorCode: WebSearchErrorCode, id: string = newServerToolUseId()): this {
+    this.#blocks.push(
+      { type: "server_tool_use", id, name: "web_search", input: { query }, caller: { type: "direct" } },
+      { type: "web_search_tool_result", tool_use_id: id, content: { type: "web_search_tool_result_error", error_code: errorCode }, caller: { type: "direct" } },
+    );
+    return this;
+  }
+
+  /** Text citing search results (streamed as citations_delta events before its text). */
+  citedText(text: string, sources: ReadonlyArray<{ url: string; title: string; citedText: string }>): this {
+    const citations: WebSearchCitation[] = sources.map((source) => ({
+      type: "web_search_result_location",
+      url: source.url,
+      title: source.title,
+      encrypted_index: opaque("index", `${source.url}#${source.citedText}`),
+      cited_text: source.citedText,
+    }));
+    this.#blocks.push({ type: "text", text, citations });
     return this;
   }
 
@@ -133,6 +193,7 @@ export class Reply {
       if (block.type === "text") return block.text;
       if (block.type === "thinking") return block.thinking;
       if (block.type === "redacted_thinking") return block.data;
+      if (block.type === "web_search_tool_result") return "";
       return block.name + JSON.stringify(block.input);
     });
     return Math.max(1, tokensOf(produced.join("")));
@@ -150,8 +211,14 @@ export class Reply {
       cache_creation_input_tokens: creation,
       cache_read_input_tokens: read,
       cache_creation: { ephemeral_5m_input_tokens: creation - creation1h, ephemeral_1h_input_tokens: creation1h },
+      ...(this.webSearchRequests > 0 ? { server_tool_use: { web_search_requests: this.webSearchRequests, web_fetch_requests: 0 } } : {}),
       service_tier: "standard",
     };
+  }
+
+  /** Searches the API ran for this reply: each is billed, and reported in the usage. */
+  get webSearchRequests(): number {
+    return this.#blocks.filter((block) => block.type === "server_tool_use" && block.name === "web_search").length;
   }
 
   /** The non-streaming JSON response body. */
@@ -178,7 +245,8 @@ export class Reply {
           stop_reason: null,
           stop_sequence: null,
           stop_details: null,
-          usage: { ...usage, cache_creation: { ...usage.cache_creation }, output_tokens: 1 },
+          // Searches run later in the reply: the opening usage has no server_tool_use yet.
+          usage: { ...withoutServerToolUse(usage), cache_creation: { ...usage.cache_creation }, output_tokens: 1 },
         },
       },
     ];
@@ -198,6 +266,7 @@ export class Reply {
           input_tokens: usage.input_tokens,
           cache_creation_input_tokens: usage.cache_creation_input_tokens,
           cache_read_input_tokens: usage.cache_read_input_tokens,
+          ...(usage.server_tool_use ? { server_tool_use: { ...usage.server_tool_use } } : {}),
         },
       },
       { type: "message_stop" },
@@ -223,6 +292,11 @@ export function reply(): Reply {
   return new Reply();
 }
 
+function withoutServerToolUse(usage: Usage): Usage {
+  const { server_tool_use: _searches, ...rest } = usage;
+  return rest;
+}
+
 function blockEvents(block: ContentBlock, index: number, rawInput: ReadonlyMap<string, string>): StreamEvent[] {
   const delta = (d: Extract<StreamEvent, { type: "content_block_delta" }>["delta"]): StreamEvent => ({
     type: "content_block_delta",
@@ -235,9 +309,20 @@ function blockEvents(block: ContentBlock, index: number, rawInput: ReadonlyMap<s
     case "text":
       return [
         start({ type: "text", text: "" }),
+        ...(block.citations ?? []).map((citation) => delta({ type: "citations_delta", citation })),
         ...splitText(block.text).map((text) => delta({ type: "text_delta", text })),
         stop,
       ];
+    case "server_tool_use":
+      // Like a client tool: the input streams as partial JSON; then a pause while the search runs.
+      return [
+        start({ type: "server_tool_use", id: block.id, name: block.name, input: {}, caller: { ...block.caller } }),
+        ...splitJson(JSON.stringify(block.input)).map((partial_json) => delta({ type: "input_json_delta", partial_json })),
+        stop,
+      ];
+    case "web_search_tool_result":
+      // The results arrive whole in the block's start event, with no deltas.
+      return [start(structuredClone(block)), stop];
     case "thinking":
       return [
         start({ type: "thinking", thinking: "", signature: "" }),

@@ -25,6 +25,12 @@ export interface FakeAnthropicOptions {
   eventDelayMs?: number;
   /** Re-cut the SSE body into pieces of this many characters so records straddle reads. Default 0 (off). */
   wireChunkChars?: number;
+  /**
+   * Act as an endpoint without server tools (a gateway or local model behind ANTHROPIC_BASE_URL,
+   * an API that lacks the tool version): a request offering one is a 400 before any script step
+   * is used. `true` answers with the validation error such endpoints give; a string replaces it.
+   */
+  rejectServerTools?: boolean | string;
   port?: number;
 }
 
@@ -57,6 +63,16 @@ function authOf(headers: Record<string, string>): RecordedRequest["auth"] {
   if (headers["x-api-key"]) return "x-api-key";
   if (/^bearer\s+\S/i.test(headers.authorization ?? "")) return "bearer";
   return null;
+}
+
+/** The error an endpoint that knows only client tools gives for the first server tool offered. */
+function serverToolRefusal(body: JsonObject, setting: true | string): string | undefined {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const index = tools.findIndex((tool) => isObject(tool) && typeof tool.type === "string" && tool.type !== "custom");
+  if (index < 0) return undefined;
+  if (typeof setting === "string") return setting;
+  const type = String((tools[index] as JsonObject).type);
+  return `tools.${index}: Input tag '${type}' found using 'type' does not match any of the expected tags: 'custom'`;
 }
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeServer> {
@@ -144,6 +160,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (endpoint === "count_tokens") {
       return answered(jsonResponse({ input_tokens: estimateInputTokens(body) }, requestId));
     }
+
+    const refusal = options.rejectServerTools ? serverToolRefusal(body, options.rejectServerTools) : undefined;
+    if (refusal) return fail(400, "invalid_request_error", refusal);
 
     const verdict = cache.evaluate(body);
     record.cache = verdict.stats;

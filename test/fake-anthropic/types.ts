@@ -18,9 +18,21 @@ export type StopReason =
   | "refusal"
   | "model_context_window_exceeded";
 
+/** Where a cited passage comes from: a web search result (the only citations the fake produces). */
+export interface WebSearchCitation {
+  type: "web_search_result_location";
+  url: string;
+  title: string;
+  /** Opaque; clients send it back unchanged. */
+  encrypted_index: string;
+  cited_text: string;
+}
+
 export interface TextBlock {
   type: "text";
   text: string;
+  /** Present (non-empty) only on text that cites search results. */
+  citations?: WebSearchCitation[];
 }
 export interface ToolUseBlock {
   type: "tool_use";
@@ -37,7 +49,39 @@ export interface RedactedThinkingBlock {
   type: "redacted_thinking";
   data: string;
 }
-export type ContentBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
+/** Who made a server tool call: the model itself (`direct`), as the API marks every such block. */
+export interface Caller {
+  type: "direct";
+}
+
+/** A call the API runs itself (web search); its result follows in the same message. */
+export interface ServerToolUseBlock {
+  type: "server_tool_use";
+  id: string;
+  name: "web_search";
+  input: JsonObject;
+  caller: Caller;
+}
+
+export interface WebSearchResult {
+  type: "web_search_result";
+  url: string;
+  title: string;
+  /** Opaque page content for citations; clients send it back unchanged. */
+  encrypted_content: string;
+  page_age: string | null;
+}
+
+export type WebSearchErrorCode = "invalid_tool_input" | "unavailable" | "max_uses_exceeded" | "too_many_requests" | "query_too_long" | "request_too_large";
+
+export interface WebSearchToolResultBlock {
+  type: "web_search_tool_result";
+  tool_use_id: string;
+  content: WebSearchResult[] | { type: "web_search_tool_result_error"; error_code: WebSearchErrorCode };
+  caller: Caller;
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock | ServerToolUseBlock | WebSearchToolResultBlock;
 
 export interface Usage {
   input_tokens: number;
@@ -45,7 +89,14 @@ export interface Usage {
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  /** Present when the reply ran server tools: each search is billed. */
+  server_tool_use?: ServerToolUsage;
   service_tier: "standard";
+}
+
+export interface ServerToolUsage {
+  web_search_requests: number;
+  web_fetch_requests: number;
 }
 
 /** What a scripted reply may pin down; anything left out comes from the cache simulation. */
@@ -72,7 +123,8 @@ export type BlockDelta =
   | { type: "text_delta"; text: string }
   | { type: "input_json_delta"; partial_json: string }
   | { type: "thinking_delta"; thinking: string }
-  | { type: "signature_delta"; signature: string };
+  | { type: "signature_delta"; signature: string }
+  | { type: "citations_delta"; citation: WebSearchCitation };
 
 export type StreamEvent =
   | { type: "message_start"; message: Message }
@@ -87,6 +139,7 @@ export type StreamEvent =
         input_tokens: number;
         cache_creation_input_tokens: number;
         cache_read_input_tokens: number;
+        server_tool_use?: ServerToolUsage;
       };
     }
   | { type: "message_stop" }

@@ -156,7 +156,7 @@ describe("tool selection", () => {
     expect(run.code).toBe(0);
     const offered = toolNames(requestAt(fake, 0));
     expect(offered).not.toContain("Bash");
-    expect(offered).toEqual(["BashOutput", "KillShell", "Glob", "Grep", "Read", "Edit", "Write", "NotebookEdit", "TodoWrite", "Agent", "SendMessage"]);
+    expect(offered).toEqual(["BashOutput", "KillShell", "Glob", "Grep", "Read", "Edit", "Write", "NotebookEdit", "WebFetch", "WebSearch", "TodoWrite", "Agent", "SendMessage"]);
     expect(systemFrames(parseFrames(run.stdout), "init")[0]?.tools).toEqual(offered);
   });
 });

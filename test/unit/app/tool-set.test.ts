@@ -12,7 +12,7 @@ describe("tool API definitions", () => {
     for (const tool of builtinTools) {
       expect(toApiTool(tool)).toEqual({ name: tool.name, description: tool.description.trim(), input_schema: inputJsonSchema(tool) });
     }
-    expect(builtinTools.map((tool) => tool.name)).toEqual(["Bash", "BashOutput", "KillShell", "Glob", "Grep", "Read", "Edit", "Write", "NotebookEdit", "TodoWrite", "Skill", "Agent", "SendMessage"]);
+    expect(builtinTools.map((tool) => tool.name)).toEqual(["Bash", "BashOutput", "KillShell", "Glob", "Grep", "Read", "Edit", "Write", "NotebookEdit", "WebFetch", "WebSearch", "TodoWrite", "Skill", "Agent", "SendMessage"]);
   });
 
   test("a tool that is not a built-in gets its schema derived at run time, without $schema", () => {
