@@ -47,6 +47,8 @@ export interface CliOptions {
   /** `--agent <name>`: the main thread runs as this agent. */
   agent: string | undefined;
   maxBudgetUsd: number | undefined;
+  /** `--rewind-to N` (with `-p -r ID`): restore the files to just before the session's N-th prompt. */
+  rewindTo: number | undefined;
   persistSession: boolean;
   forkSession: boolean;
   version: boolean;
@@ -117,6 +119,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
   // One path per flag (Claude Code since v2.1.76); repeat the flag for more.
   "--plugin-dir": (o, v) => o.pluginDirs.push(v),
   "--max-budget-usd": (o, v) => (o.maxBudgetUsd = positiveAmount("--max-budget-usd", v)),
+  "--rewind-to": (o, v) => (o.rewindTo = positiveInt("--rewind-to", v)),
 };
 
 /** `--mcp-config a.json b.json '{"mcpServers":…}'`: each value is one config, never split on commas. */
@@ -167,7 +170,7 @@ export function defaultOptions(): CliOptions {
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],
     pluginDirs: [], mcpConfigs: [], strictMcpConfig: false, agentsJson: undefined, agent: undefined, maxBudgetUsd: undefined,
-    persistSession: true, forkSession: false, version: false, help: false,
+    rewindTo: undefined, persistSession: true, forkSession: false, version: false, help: false,
   };
 }
 

@@ -60,6 +60,9 @@ const shape = {
   autoUpdates: (z: ZodApi) => z.boolean().optional(),
   autoUpdatesChannel: (z: ZodApi) => z.enum(["latest", "stable"]).optional(),
   pinnedVersion: (z: ZodApi) => z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, "must be a version such as 1.2.3").optional(),
+  /** Checkpoints before each prompt (on unless false), and how many a session keeps (clew; default 100). */
+  fileCheckpointingEnabled: (z: ZodApi) => z.boolean().optional(),
+  checkpointsPerSession: (z: ZodApi) => z.number().int().min(1).max(10_000).optional(),
   /** `--agent` as a setting: the main conversation runs as this agent. */
   agent: (z: ZodApi) => z.string().optional(),
 };

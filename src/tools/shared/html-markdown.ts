@@ -113,7 +113,7 @@ export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
   if (!isDocumentationPage(document)) {
     // Readability edits the tree it reads: give it a copy so the landmark path still has the page.
     const copy = parseHTML(document.toString()).document;
-    const found = new Readability(copy as unknown as Document, { charThreshold: 300 }).parse();
+    const found = new Readability(copy as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 300 }).parse();
     if (found?.content && (found.textContent ?? "").trim().length >= 300) {
       article = true;
       title = (found.title ?? "").trim() || pageTitle;
