@@ -80,7 +80,8 @@ function networkError(error: unknown, url: URL, proxy: string | undefined): Tool
 export async function fetchBody(start: URL, options: FetchOptions): Promise<FetchOutcome> {
   const timeout = AbortSignal.timeout(options.limits.timeoutMs);
   const signal = AbortSignal.any([options.signal, timeout]);
-  const limit = options.limits.timeoutMs >= 1000 ? `${Math.round(options.limits.timeoutMs / 1000)} s` : `${options.limits.timeoutMs} ms`;
+  const ms = options.limits.timeoutMs;
+  const limit = ms < 1000 ? `${ms} ms` : `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
   const timedOut = () => new ToolError(`Fetching ${redactUrl(start)} took longer than ${limit} and was stopped.`);
   let url = start;
   for (let hop = 0; ; hop++) {
