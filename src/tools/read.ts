@@ -5,10 +5,11 @@ import type { z } from "zod";
 import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
 import { rememberStat } from "./shared/freshness.ts";
-import { looksBinary, sniffImage, SNIFF_BYTES, type ImageMediaType } from "./shared/file-sniff.ts";
+import { looksBinary, sniffImage, sniffPdf, SNIFF_BYTES, type ImageMediaType } from "./shared/file-sniff.ts";
 import { byteSizeProblem, formatBytes, imageLimitProblem } from "./shared/image-limits.ts";
 import { readLineWindow, type ByteSource, type WindowLine } from "./shared/line-window.ts";
 import { parseNotebook } from "./shared/notebook.ts";
+import { pdfRangeOf, readPdf } from "./shared/pdf.ts";
 import { renderNotebook } from "./shared/notebook-view.ts";
 import { fsToolError, isMissing, missingFileError, resolveToolPath, trackerKeySync } from "./shared/paths.ts";
 import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
@@ -34,6 +35,10 @@ const input = lazySchema((z) =>
       .positive()
       .optional()
       .describe("Number of lines to read (for large files)"),
+    pages: z
+      .string()
+      .optional()
+      .describe('Page range for PDF files (e.g., "1-5", "3", "10-20"). Only for PDFs; at most 20 pages per request, and required for PDFs over 10 pages.'),
   }),
 );
 
@@ -67,6 +72,8 @@ export const readTool = defineTool({
   // ≈ 0.2 ms now). Big files are still read in 64 KB chunks, with the abort signal checked between.
   async run(args, { session, signal }) {
     const absPath = resolveToolPath(args.file_path, session);
+    // A malformed range is the model's to fix whatever the file turns out to be.
+    pdfRangeOf(args.pages);
     await statReadable(absPath, session);
     let fd: number;
     try {
@@ -79,14 +86,20 @@ export const readTool = defineTool({
       const head = readHead(fd, fileStat.size);
       const mediaType = sniffImage(head);
       let output: ToolOutput;
+      const isPdf = sniffPdf(head) || extname(absPath).toLowerCase() === ".pdf";
+      if (args.pages !== undefined && !isPdf) {
+        throw new ToolError(`pages applies to PDF files only, and ${absPath} is not one. Leave pages out${mediaType ? "" : ", and use offset and limit for parts of a text file"}.`);
+      }
       if (mediaType) {
         output = readImage(fd, absPath, fileStat.size, mediaType);
+      } else if (isPdf) {
+        output = await readPdf({ absPath, size: fileStat.size, readBytes: () => readFileSync(fd), pages: args.pages, session, signal });
       } else if (extname(absPath).toLowerCase() === ".ipynb") {
         output = await readNotebook(fd, absPath, fileStat, { offset: args.offset, limit: args.limit, signal }, session);
       } else if (looksBinary(absPath, head)) {
         throw new ToolError(
           `${absPath} is a binary file and can't be read as text. If you need to inspect it, use Bash ` +
-            "with a suitable tool (for example `file`, `xxd | head`, `unzip -l` or `pdftotext`).",
+            "with a suitable tool (for example `file`, `xxd | head` or `unzip -l`).",
         );
       } else {
         output = await readText(descriptorSource(fd), absPath, fileStat, { offset: args.offset, limit: args.limit, signal }, session);

@@ -9,6 +9,14 @@ export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/w
 /** How many leading bytes the sniffers need. */
 export const SNIFF_BYTES = 8192;
 
+/** Readers accept a PDF header anywhere in the first 1024 bytes (the PDF spec's own allowance). */
+const PDF_HEADER_WINDOW = 1024;
+
+/** True when the bytes carry a `%PDF-` header, whatever the file is called. */
+export function sniffPdf(head: Uint8Array): boolean {
+  return Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, PDF_HEADER_WINDOW)).includes("%PDF-", 0, "latin1");
+}
+
 export function sniffImage(head: Uint8Array): ImageMediaType | undefined {
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
   if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg";

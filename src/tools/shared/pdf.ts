@@ -1,0 +1,173 @@
+/**
+ * Read of a PDF: the pages asked for as one `document` block (base64 `application/pdf`) the model
+ * sees as text and page images, or, where the model takes no documents (or the conversation already
+ * carries the 100 pages a request may hold), the pages' text. A page range is cut into a smaller PDF
+ * of just those pages, so the request carries what was asked for and nothing more. pdf-lib (page
+ * count, cutting) and unpdf (text) are loaded at the first PDF, so a session that reads none pays
+ * nothing for them.
+ */
+import type { DocumentBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { ToolError } from "../../util/errors.ts";
+import type { ToolOutput, ToolResultContent, ToolSession } from "../types.ts";
+import { formatBytes } from "./image-limits.ts";
+import { checkPageRange, formatPageRange, pageCount, parsePageRange, type PageRange } from "./pdf-pages.ts";
+import {
+  documentPagesSent,
+  modelAcceptsPdfDocuments,
+  PDF_MAX_DOCUMENT_BYTES,
+  PDF_MAX_FILE_BYTES,
+  PDF_MAX_PAGES_PER_READ,
+  PDF_MAX_PAGES_PER_REQUEST,
+  PDF_MAX_PAGES_WITHOUT_RANGE,
+  recordDocumentPages,
+  sessionModel,
+} from "./pdf-support.ts";
+
+export interface ReadPdfData {
+  type: "pdf";
+  /** The PDF itself is only in the content block, so transcripts don't store it twice. */
+  file: { filePath: string; originalSize: number; totalPages: number; pages: string; sentAs: "document" | "text" };
+}
+
+export interface PdfRequest {
+  absPath: string;
+  size: number;
+  /** Reads the whole file; called only once the size is known to be within bounds. */
+  readBytes: () => Uint8Array;
+  pages: string | undefined;
+  session: ToolSession;
+  signal: AbortSignal;
+}
+
+/** Checks that hold before the file is read: its size, and the `pages` syntax. */
+export function pdfRangeOf(pages: string | undefined): PageRange | undefined {
+  return pages === undefined ? undefined : parsePageRange(pages);
+}
+
+export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
+  const { absPath, size, session, signal } = request;
+  const asked = pdfRangeOf(request.pages);
+  if (size > PDF_MAX_FILE_BYTES) {
+    throw new ToolError(
+      `PDF ${absPath} is ${formatBytes(size)}, too large to open (the limit is ${formatBytes(PDF_MAX_FILE_BYTES)}). ` +
+        `Extract the pages you need with Bash, for example \`pdftotext -f 1 -l 20 ${absPath} -\` or \`qpdf ${absPath} --pages . 1-20 -- part.pdf\`.`,
+    );
+  }
+  const bytes = request.readBytes();
+  const { PDFDocument } = await import("pdf-lib");
+  signal.throwIfAborted();
+  let source: Awaited<ReturnType<typeof PDFDocument.load>>;
+  let totalPages: number;
+  try {
+    source = await withoutLibraryWarnings(() => PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, parseSpeed: Number.POSITIVE_INFINITY }));
+    // A damaged page tree shows here rather than at load.
+    totalPages = source.getPageCount();
+  } catch (error) {
+    throw new ToolError(`${absPath} is not a valid PDF (${error instanceof Error ? error.message : String(error)}). If it is another kind of file, read it with Bash.`);
+  }
+  if (totalPages === 0) throw new ToolError(`${absPath} is a PDF with no pages.`);
+  if (!asked && totalPages > PDF_MAX_PAGES_WITHOUT_RANGE) {
+    throw new ToolError(
+      `${absPath} has ${totalPages} pages, too many to read at once (up to ${PDF_MAX_PAGES_WITHOUT_RANGE} without a range). ` +
+        `Call Read again with pages set to the range you need, at most ${PDF_MAX_PAGES_PER_READ} pages at a time, for example pages: "1-${PDF_MAX_PAGES_PER_READ}".`,
+    );
+  }
+  const range = asked ?? { first: 1, last: totalPages };
+  checkPageRange(range, totalPages, PDF_MAX_PAGES_PER_READ, absPath);
+  const whole = range.first === 1 && range.last === totalPages;
+  const shown = whole ? `${totalPages} ${totalPages === 1 ? "page" : "pages"}` : `${formatPageRange(range)} of ${totalPages}`;
+  const data = (sentAs: "document" | "text"): ReadPdfData => ({
+    type: "pdf",
+    file: { filePath: absPath, originalSize: size, totalPages, pages: `${range.first}-${range.last}`, sentAs },
+  });
+
+  const textReason = source.isEncrypted
+    ? "it is encrypted, which the API does not accept as a document"
+    : !modelAcceptsPdfDocuments(sessionModel(session))
+      ? "the model does not take PDF documents"
+      : documentPagesSent(session) + pageCount(range) > PDF_MAX_PAGES_PER_REQUEST
+        ? `the conversation already carries ${documentPagesSent(session)} PDF pages and a request may carry at most ${PDF_MAX_PAGES_PER_REQUEST}`
+        : undefined;
+  if (textReason === undefined) {
+    let document = bytes;
+    if (!whole) {
+      try {
+        const part = await PDFDocument.create({ updateMetadata: false });
+        const copied = await part.copyPages(source, Array.from({ length: pageCount(range) }, (_, i) => range.first - 1 + i));
+        for (const page of copied) part.addPage(page);
+        document = await part.save();
+      } catch (error) {
+        throw new ToolError(
+          `${formatPageRange(range)} of ${absPath} could not be cut out (${error instanceof Error ? error.message : String(error)}). ` +
+            `Try \`pdftotext -f ${range.first} -l ${range.last} ${absPath} -\` with Bash.`,
+        );
+      }
+    }
+    signal.throwIfAborted();
+    if (document.byteLength > PDF_MAX_DOCUMENT_BYTES) {
+      throw new ToolError(
+        `${shown} of ${absPath} come to ${formatBytes(document.byteLength)}, more than the ${formatBytes(PDF_MAX_DOCUMENT_BYTES)} one request can carry. ` +
+          `Read fewer pages at a time with pages, or extract the text with Bash (\`pdftotext -f ${range.first} -l ${range.last} ${absPath} -\`).`,
+      );
+    }
+    recordDocumentPages(session, pageCount(range));
+    const text: TextBlockParam = { type: "text", text: `PDF file: ${absPath} (${shown}, ${formatBytes(document.byteLength)})` };
+    const block: DocumentBlockParam = {
+      type: "document",
+      source: { type: "base64", media_type: "application/pdf", data: Buffer.from(document.buffer, document.byteOffset, document.byteLength).toString("base64") },
+    };
+    return { content: documentContent(text, block), display: { summary: `Read PDF (${shown})` }, data: data("document") };
+  }
+
+  const pageTexts = await extractPageTexts(bytes, range, absPath);
+  signal.throwIfAborted();
+  const body = pageTexts.map((text, i) => `<page number="${range.first + i}">\n${text.trim()}\n</page>`).join("\n");
+  const empty = pageTexts.every((text) => text.trim() === "");
+  const note = empty
+    ? " These pages have no text layer (scanned images, most likely); OCR them with Bash (for example `ocrmypdf` or `tesseract`) to read them."
+    : "";
+  const content = `PDF file: ${absPath} (${shown}), sent as text because ${textReason}.${note}\n${body}`;
+  return { content, display: { summary: `Read PDF as text (${shown})` }, data: data("text") };
+}
+
+/**
+ * Tool results may carry document blocks (the SDK's ToolResultBlockParam content includes
+ * DocumentBlockParam); tools/types.ts's ToolResultContent does not list it yet.
+ */
+function documentContent(text: TextBlockParam, document: DocumentBlockParam): ToolResultContent {
+  const blocks: Array<TextBlockParam | DocumentBlockParam> = [text, document];
+  return blocks as unknown as ToolResultContent;
+}
+
+async function extractPageTexts(bytes: Uint8Array, range: PageRange, absPath: string): Promise<string[]> {
+  const { getDocumentProxy } = await import("unpdf");
+  try {
+    // A copy: pdf.js may take over (detach) the buffer it is given.
+    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    try {
+      const texts: string[] = [];
+      for (let number = range.first; number <= range.last; number += 1) {
+        const { items } = await (await pdf.getPage(number)).getTextContent();
+        texts.push(items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""));
+      }
+      return texts;
+    } finally {
+      await pdf.loadingTask.destroy();
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (/password/i.test(reason)) throw new ToolError(`${absPath} is password-protected. Decrypt it first (for example \`qpdf --decrypt --password=… in.pdf out.pdf\`) and Read the copy.`);
+    throw new ToolError(`The text of ${absPath} could not be extracted (${reason}). Try Bash with \`pdftotext ${absPath} -\`.`);
+  }
+}
+
+/** pdf-lib reports recoverable damage with console.warn; tools don't write to the terminal, and the error path says enough. */
+async function withoutLibraryWarnings<T>(run: () => Promise<T>): Promise<T> {
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    return await run();
+  } finally {
+    console.warn = warn;
+  }
+}
