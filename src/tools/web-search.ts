@@ -57,7 +57,7 @@ function unsupported(error: unknown): ToolError | undefined {
   return new ToolError(
     `Web search is not available from this model endpoint: it refused the request${status ? ` (HTTP ${status})` : ""}: ${said}\n` +
       "WebSearch runs the API's server-side web_search tool, which Anthropic's API offers but many gateways and local models behind ANTHROPIC_BASE_URL do not. " +
-      'Do not retry it in this session; use WebFetch on a page you know instead. To stop offering it, add "WebSearch" to permissions.deny.',
+      'Do not retry it in this session; use WebFetch on a page you know instead. To stop offering it, add "WebSearch" to permissions.deny (`clew doctor` checks the endpoint).',
   );
 }
 

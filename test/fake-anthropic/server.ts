@@ -28,7 +28,8 @@ export interface FakeAnthropicOptions {
   /**
    * Act as an endpoint without server tools (a gateway or local model behind ANTHROPIC_BASE_URL,
    * an API that lacks the tool version): a request offering one is a 400 before any script step
-   * is used. `true` answers with the validation error such endpoints give; a string replaces it.
+   * is used (a token count offering one is refused alike). `true` answers with the validation error
+   * such endpoints give; a string replaces it.
    */
   rejectServerTools?: boolean | string;
   port?: number;
@@ -157,12 +158,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (options.rejectInvalid && record.violations.length > 0) {
       return fail(400, "invalid_request_error", record.violations.join("; "));
     }
+    // Such an endpoint validates a token count's tools as it does a message's.
+    const refusal = options.rejectServerTools ? serverToolRefusal(body, options.rejectServerTools) : undefined;
+    if (refusal) return fail(400, "invalid_request_error", refusal);
     if (endpoint === "count_tokens") {
       return answered(jsonResponse({ input_tokens: estimateInputTokens(body) }, requestId));
     }
-
-    const refusal = options.rejectServerTools ? serverToolRefusal(body, options.rejectServerTools) : undefined;
-    if (refusal) return fail(400, "invalid_request_error", refusal);
 
     const verdict = cache.evaluate(body);
     record.cache = verdict.stats;

@@ -128,7 +128,7 @@ describe("scenario: WebSearch through the API's server-side search", () => {
     expect(result?.isError).toBe(true);
     expect(result?.text).toContain("Web search is not available from this model endpoint: it refused the request (HTTP 400)");
     expect(result?.text).toContain("tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'custom'");
-    expect(result?.text).toContain('To stop offering it, add "WebSearch" to permissions.deny.');
+    expect(result?.text).toContain('To stop offering it, add "WebSearch" to permissions.deny (`clew doctor` checks the endpoint).');
   });
 
   test('permissions.deny ["WebSearch"] takes the tool off the offered list; WebFetch stays', async () => {
