@@ -21,9 +21,10 @@ const ALLOWED: Record<string, Record<string, Access>> = {
   mcp: { util: "any", tools: "types", settings: "types" },
   loop: { util: "any", model: "types", tools: "types", permissions: "types", hooks: "types" },
   update: { util: "any", settings: "types" },
+  telemetry: { util: "any", settings: "types", model: "types", loop: "types", tools: "types" },
   app: {
     util: "any", settings: "any", model: "any", permissions: "any", store: "any", hooks: "any", tools: "any",
-    context: "any", plugins: "any", mcp: "any", loop: "any", update: "any", extensions: "any",
+    context: "any", plugins: "any", mcp: "any", loop: "any", update: "any", extensions: "any", telemetry: "any",
   },
   ui: { util: "any", app: "types", loop: "types", model: "types" },
   cli: { app: "any", ui: "any", util: "any", settings: "any", loop: "types", permissions: "types", model: "types" },
