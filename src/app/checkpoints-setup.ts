@@ -6,7 +6,7 @@
  * false` turns them off.
  */
 import { join } from "node:path";
-import type { SessionCheckpoints } from "../store/checkpoints/checkpoints.ts";
+import type { CheckpointRecord, SessionCheckpoints } from "../store/checkpoints/checkpoints.ts";
 
 export interface CheckpointsInput {
   enabled: boolean;
@@ -15,46 +15,72 @@ export interface CheckpointsInput {
   stateDir: string;
   sessionId: string;
   path: string;
+  /** `checkpointsPerSession`: how many a session keeps (newest first), default 100. */
+  keep?: number;
   report: (line: string) => void;
 }
 
 /** The prompts of a session, checkpointed before each and after each turn; never throws. */
 export interface CheckpointPort {
+  /** The snapshot before the session's next prompt; that prompt's number, undefined when checkpoints are off. */
+  startPrompt(): Promise<number | undefined>;
   beforePrompt(prompt: number): Promise<void>;
+  /** The prompt went out: its text and its place in the transcript. */
+  describe(prompt: number, details: Pick<CheckpointRecord, "text" | "leaf" | "uuid">): Promise<void>;
+  /** The prompt never went out (a hook blocked it). */
+  discard(prompt: number): Promise<void>;
   afterTurn(prompt: number): Promise<void>;
   /** Loaded on first use (rewind, the list of prompts). */
   load(): Promise<SessionCheckpoints>;
+  /** Why checkpoints stopped in this session, once one failed. */
+  readonly failure: string | undefined;
 }
 
 export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | undefined {
   if (!input.enabled) return undefined;
   let loading: Promise<SessionCheckpoints> | undefined;
-  let failed = false;
+  let failure: string | undefined;
   const load = (): Promise<SessionCheckpoints> => {
     loading ??= (async () => {
       const [{ ShadowRepo }, { SessionCheckpoints }] = await Promise.all([import("../store/checkpoints/shadow-repo.ts"), import("../store/checkpoints/checkpoints.ts")]);
       const repo = new ShadowRepo({ workTree: input.projectDir, gitDir: join(input.stateDir, "checkpoints.git"), path: input.path });
-      return new SessionCheckpoints(repo, join(input.stateDir, input.sessionId, "checkpoints.json"));
+      return new SessionCheckpoints(repo, join(input.stateDir, input.sessionId, "checkpoints.json"), input.keep);
     })();
     return loading;
   };
   // A checkpoint that cannot be taken (no git, a read-only state folder) is said once; the session goes on.
-  const guarded = async (work: (checkpoints: SessionCheckpoints) => Promise<unknown>): Promise<void> => {
-    if (failed) return;
+  const guarded = async <T>(work: (checkpoints: SessionCheckpoints) => Promise<T> | T): Promise<T | undefined> => {
+    if (failure !== undefined) return undefined;
     try {
-      await work(await load());
+      return await work(await load());
     } catch (error) {
-      failed = true;
-      input.report(`clew: checkpoints are off for this session: ${error instanceof Error ? error.message.split("\n")[0] : String(error)} (rewind will not be able to restore files).`);
+      failure = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+      input.report(`clew: checkpoints are off for this session: ${failure} (rewind will not be able to restore files).`);
+      return undefined;
     }
   };
+  const snapshot = async (checkpoints: SessionCheckpoints, prompt: number): Promise<number> => {
+    const record = await checkpoints.beforePrompt(prompt);
+    if (record.skipped) input.report(`clew: not checkpointed (over the size limit): ${record.skipped.join(", ")}`);
+    return prompt;
+  };
   return {
-    beforePrompt: (prompt) =>
-      guarded(async (checkpoints) => {
-        const record = await checkpoints.beforePrompt(prompt);
-        if (record.skipped) input.report(`clew: not checkpointed (over the size limit): ${record.skipped.join(", ")}`);
-      }),
-    afterTurn: (prompt) => guarded((checkpoints) => checkpoints.afterTurn(prompt)),
+    startPrompt: () => guarded((checkpoints) => snapshot(checkpoints, checkpoints.nextPrompt())),
+    beforePrompt: async (prompt) => {
+      await guarded((checkpoints) => snapshot(checkpoints, prompt));
+    },
+    describe: async (prompt, details) => {
+      await guarded((checkpoints) => checkpoints.describe(prompt, details));
+    },
+    discard: async (prompt) => {
+      await guarded((checkpoints) => checkpoints.discard(prompt));
+    },
+    afterTurn: async (prompt) => {
+      await guarded((checkpoints) => checkpoints.afterTurn(prompt));
+    },
     load,
+    get failure() {
+      return failure;
+    },
   };
 }

@@ -30,6 +30,9 @@ import type { UsageLedger } from "./usage-ledger.ts";
 import { systemNote } from "../util/system-note.ts";
 import { changed, recordSwitch, snapshot, type SettingsSwitch } from "./model-switch.ts";
 import { applyReasoning, type ResolvedReasoning, type SessionReasoning } from "./thinking-setup.ts";
+import type { CheckpointPort } from "./checkpoints-setup.ts";
+import type { RewindHost, RewindOptions, RewindOutcome, RewindPoint, RewindScope } from "./session-rewind.ts";
+import { createRecorder } from "./recorder.ts";
 
 export interface SessionInfo {
   sessionId: string;
@@ -76,6 +79,8 @@ export interface SessionServices {
   afterFirstTurn?: () => void;
   /** MCP servers of the session, and the refresh of its tools between turns. */
   mcp?: { session: SessionMcp; beforeTurn: () => void };
+  /** A checkpoint of the files before each prompt (absent with fileCheckpointingEnabled: false). */
+  checkpoints?: CheckpointPort;
 }
 
 /** Helper agents of the session: their runner, the notices they left for the main conversation, the usage of all. */
@@ -104,6 +109,8 @@ export class Session {
   private totals: TokenUsage = zeroUsage();
   private lastRequestTokens: number | undefined;
   private readonly settingsSwitches: SettingsSwitch[] = [];
+  /** Each checkpointed prompt's message as sent, to find it again for a rewind. */
+  private readonly promptMessages = new Map<number, MessageParam>();
 
   constructor(
     readonly info: SessionInfo,
@@ -262,23 +269,39 @@ export class Session {
     const { hookSink } = this.services;
     const idle = hookSink?.emit;
     if (hookSink) hookSink.emit = both;
+    let checkpoint: number | undefined;
     try {
       // A skill's allowed-tools last until the user's next message.
       this.services.permissions.gate.endTurn();
       this.services.mcp?.beforeTurn();
       const typed: ContentBlockParam[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+      // The snapshot runs while the prompt is prepared, and is awaited before anything may change a
+      // file: a command's `!` lines, UserPromptSubmit hooks, the first tool call.
+      const snapshot = this.services.checkpoints?.startPrompt();
+      if (snapshot && typed[0]?.type === "text" && typed[0].text.trimStart().startsWith("/")) void this.services.invocations?.registry.get();
       const manager = this.services.mcp?.session.manager;
-      const expansion = (manager && (await (await import("./mcp-mentions.ts")).expandMcp(typed, manager, signal))) || (await expandSlash(typed, this.services.invocations, signal));
+      const mentions = manager && (await (await import("./mcp-mentions.ts")).expandMcp(typed, manager, signal));
+      checkpoint = await snapshot;
+      const expansion = mentions || (await expandSlash(typed, this.services.invocations, signal));
       const verdict = expansion.kind === "refused" ? { kind: "blocked" as const, reason: expansion.reason } : await submitPrompt(this.services.hooks, expansion.blocks, both, signal);
       if (verdict.kind !== "send") {
+        if (checkpoint !== undefined) await this.services.checkpoints?.discard(checkpoint);
+        checkpoint = undefined;
         const outcome: LoopOutcome = { reason: verdict.kind === "blocked" ? "prompt_blocked" : "hook_stopped", stopReason: null, numTurns: 0, finalText: verdict.reason, usage: zeroUsage(), apiMs: 0, denials: [] };
         both({ type: "notice", level: "warning", message: verdict.reason });
         both({ type: "turn_end", outcome });
         return outcome;
       }
       const message: MessageParam = { role: "user", content: verdict.blocks };
+      const leaf = this.services.writer?.leafUuid;
       this.state.messages.push(message);
       both({ type: "turn_start", message });
+      if (checkpoint !== undefined) {
+        this.promptMessages.set(checkpoint, message);
+        const { promptText } = await import("./session-rewind.ts");
+        const writer = this.services.writer;
+        await this.services.checkpoints?.describe(checkpoint, { text: promptText(typed), ...(writer ? { leaf: leaf ?? null, uuid: writer.leafUuid ?? undefined } : {}) });
+      }
       const helpers = this.services.helpers;
       const stopHelpers = () => helpers?.runner.stopAll();
       signal.addEventListener("abort", stopHelpers, { once: true });
@@ -306,7 +329,67 @@ export class Session {
       }
     } finally {
       if (hookSink) hookSink.emit = idle;
+      if (checkpoint !== undefined) await this.services.checkpoints?.afterTurn(checkpoint);
     }
+  }
+
+  /** `/rewind` and `--rewind-to`: the prompts the session can go back to, with what each turn changed. */
+  async rewindPoints(): Promise<RewindPoint[]> {
+    const port = this.services.checkpoints;
+    if (!port || port.failure !== undefined) return [];
+    return (await import("./session-rewind.ts")).rewindPoints(await port.load());
+  }
+
+  /**
+   * Goes back to just before a prompt — `target` is its number (from 1) or the transcript uuid of
+   * its user message — restoring the files, the conversation or both (see session-rewind.ts).
+   * Call it between turns. With `dryRun` nothing changes and the outcome says what would.
+   */
+  async rewind(target: number | string, scope: RewindScope, options: RewindOptions = {}): Promise<RewindOutcome> {
+    const { rewindSession } = await import("./session-rewind.ts");
+    const outcome = await rewindSession(this.rewindHost(), target, scope, options);
+    if (outcome.messages !== undefined && !outcome.dryRun) this.services.context.restoreFrom(this.state.messages);
+    return outcome;
+  }
+
+  /** The SDK's `rewind_files {user_message_id, dry_run}`: the files only, the conversation untouched. */
+  rewindFiles(target: number | string, options: { dryRun?: boolean } = {}): Promise<RewindOutcome> {
+    return this.rewind(target, "code", options);
+  }
+
+  /** `/rewind` → summarise from here: the prompt's turn and everything after it become a summary; what came before stays as it is. */
+  async summariseFrom(prompt: number, instructions: string | undefined, emit: Emit, signal: AbortSignal): Promise<{ ok: boolean; reason?: string }> {
+    const { promptIndex } = await import("./session-rewind.ts");
+    const record = (await this.services.checkpoints?.load())?.find(prompt);
+    const index = record ? promptIndex(this.rewindHost(), record) : -1;
+    if (index < 0) return { ok: false, reason: `prompt ${prompt} is not in the conversation as it stands (compacted already?).` };
+    const head = this.state.messages.slice(0, index);
+    const later: LoopState = { messages: this.state.messages.slice(index) };
+    const inner = this.emitter(emit);
+    // The transcript's new chain must hold what came before the summary too.
+    const withHead: Emit = (event) => inner(event.type === "compact_boundary" ? { ...event, messages: [...head, ...event.messages] } : event);
+    const result = await this.services.context.compact(later, "manual", instructions, estimateTokens(later.messages), withHead, signal);
+    if (result.ok) this.state.messages.splice(0, this.state.messages.length, ...head, ...later.messages);
+    return result.ok ? { ok: true } : { ok: false, reason: result.reason };
+  }
+
+  private rewindHost(): RewindHost {
+    const { services, info } = this;
+    return {
+      checkpoints: services.checkpoints,
+      messages: this.state.messages,
+      promptMessages: this.promptMessages,
+      transcript: services.writer && info.transcriptPath ? { path: info.transcriptPath, identity: { sessionId: info.sessionId, cwd: info.cwd, version: info.version, gitBranch: "" } } : undefined,
+      swapWriter: (writer) => {
+        const recorder = createRecorder(writer, () => services.now?.() ?? new Date());
+        if (services.hookSink && services.hookSink.emit === services.recorder) services.hookSink.emit = recorder;
+        services.writer?.close();
+        services.writer = writer;
+        services.recorder = recorder;
+      },
+      queue: (text) => services.context.queue(text),
+      now: () => services.now?.() ?? new Date(),
+    };
   }
 
   /** `/agents`: the helper types the Agent tool can start, with where each is defined. */

@@ -106,6 +106,11 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       return 1;
     }
     const env = readEnvironment();
+    if (options.rewindTo !== undefined) {
+      if (!options.print) throw new ClewError("usage", "error: --rewind-to works with -p: clew -p -r <session id> --rewind-to N (in a session, /rewind or Esc Esc).");
+      const { runHeadlessRewind } = await import("./rewind-headless.ts");
+      return await runHeadlessRewind(options, env, version, { write: writeOut, writeError: writeErr });
+    }
     if (!options.print) {
       // Loaded only when a session runs, like print mode.
       const { runInteractive } = await import("./interactive.ts");

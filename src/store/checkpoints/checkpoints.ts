@@ -20,13 +20,30 @@ export interface CheckpointRecord {
   at: string;
   /** Files left out of the `before` snapshot for their size. */
   skipped?: string[];
+  /** The prompt as the user typed it (its start), for the list `/rewind` shows. */
+  text?: string;
+  /**
+   * Where the prompt sits in the transcript: the record it was chained onto (`null`: the first
+   * of the conversation) and its own record. Absent when the session keeps no transcript.
+   */
+  leaf?: string | null;
+  uuid?: string;
+}
+
+/** What one turn changed in the files: from just before its prompt to when it ended. */
+export interface TurnChanges {
+  files: number;
+  added: number;
+  removed: number;
 }
 
 export interface RewindPlan {
   /** Paths put back as they were before the prompt (content and mode), or removed if they did not exist. */
   restore: TreeChange[];
-  /** Paths changed by hand since then: left as they are. */
+  /** Paths changed by hand since then: left as they are (unless the user asks to restore them). */
   kept: string[];
+  /** The same paths with how they differ from the checkpoint (`A`: created since, never deleted by a rewind). */
+  handEdits: TreeChange[];
   target: CheckpointRecord;
 }
 
@@ -48,6 +65,15 @@ export class SessionCheckpoints {
     return this.records;
   }
 
+  /** The number the session's next prompt gets: one past the newest checkpoint (a rewind drops the later ones). */
+  nextPrompt(): number {
+    return (this.records[this.records.length - 1]?.prompt ?? 0) + 1;
+  }
+
+  find(prompt: number): CheckpointRecord | undefined {
+    return this.records.find((item) => item.prompt === prompt);
+  }
+
   /** Before prompt `prompt` is sent: the tree as it is now. */
   async beforePrompt(prompt: number): Promise<CheckpointRecord> {
     const snapshot = await this.repo.snapshot();
@@ -55,6 +81,53 @@ export class SessionCheckpoints {
     this.records = [...this.records.filter((item) => item.prompt !== prompt), record].slice(-this.keep);
     this.save();
     return record;
+  }
+
+  /** What is known of the prompt once it is sent (its text, its place in the transcript). */
+  describe(prompt: number, details: Pick<CheckpointRecord, "text" | "leaf" | "uuid">): void {
+    const record = this.find(prompt);
+    if (!record) return;
+    Object.assign(record, details);
+    this.save();
+  }
+
+  /** A prompt that was never sent (a hook blocked it): it is not one of the session's prompts. */
+  discard(prompt: number): void {
+    const before = this.records.length;
+    this.records = this.records.filter((item) => item.prompt !== prompt);
+    if (this.records.length !== before) this.save();
+  }
+
+  /**
+   * The conversation went back to before prompt `prompt` but the files stay as they are: the
+   * checkpoints from it on are dropped, and what their turns did counts as the previous turn's
+   * work (not as changes by hand), so a later rewind further back still undoes it.
+   */
+  forget(prompt: number): void {
+    const dropped = this.records.filter((item) => item.prompt >= prompt);
+    if (dropped.length === 0) return;
+    this.records = this.records.filter((item) => item.prompt < prompt);
+    const previous = this.records[this.records.length - 1];
+    if (previous) {
+      const last = dropped[dropped.length - 1]?.after;
+      if (last) previous.after = last;
+      else delete previous.after;
+    }
+    this.save();
+  }
+
+  /** Lines added and removed, and files touched, by each turn (prompt → changes). */
+  async turnChanges(): Promise<Map<number, TurnChanges>> {
+    const out = new Map<number, TurnChanges>();
+    let now: string | undefined;
+    for (let k = 0; k < this.records.length; k++) {
+      const record = this.records[k] as CheckpointRecord;
+      let end = record.after ?? this.records[k + 1]?.before;
+      if (end === undefined) end = now ??= (await this.repo.snapshot()).tree;
+      const stats = await this.repo.lineChanges(record.before, end);
+      out.set(record.prompt, { files: stats.length, added: stats.reduce((sum, item) => sum + item.added, 0), removed: stats.reduce((sum, item) => sum + item.removed, 0) });
+    }
+    return out;
   }
 
   /** When the turn of prompt `prompt` ended: what it left, so later hand edits can be told apart. */
@@ -80,13 +153,21 @@ export class SessionCheckpoints {
       const next = this.records[k + 1]?.before ?? now;
       for (const change of await this.repo.changes(ended, next)) byHand.add(change.path);
     }
-    return { restore: changed.filter((change) => !byHand.has(change.path)), kept: changed.filter((change) => byHand.has(change.path)).map((change) => change.path), target };
+    const kept = changed.filter((change) => byHand.has(change.path));
+    return { restore: changed.filter((change) => !byHand.has(change.path)), kept: kept.map((change) => change.path), handEdits: kept, target };
   }
 
-  /** Rewinds the files to just before prompt `prompt`; the checkpoints after it are dropped. */
-  async rewind(prompt: number): Promise<RewindPlan | undefined> {
-    const plan = await this.plan(prompt);
-    if (!plan) return undefined;
+  /**
+   * Rewinds the files to just before prompt `prompt`; the checkpoints from it on are dropped.
+   * With `overwriteHandEdits` the files changed by hand are put back too — except a file created
+   * since the checkpoint, which is never deleted: only the agent's own new files are.
+   */
+  async rewind(prompt: number, options: { overwriteHandEdits?: boolean } = {}): Promise<RewindPlan | undefined> {
+    const found = await this.plan(prompt);
+    if (!found) return undefined;
+    const overwritten = options.overwriteHandEdits ? found.handEdits.filter((change) => change.status !== "A") : [];
+    const handEdits = found.handEdits.filter((change) => !overwritten.includes(change));
+    const plan: RewindPlan = { ...found, restore: [...found.restore, ...overwritten], kept: handEdits.map((change) => change.path), handEdits };
     await this.repo.restore(plan.target.before, plan.restore.map((change) => change.path));
     this.records = this.records.filter((item) => item.prompt < prompt);
     this.save();

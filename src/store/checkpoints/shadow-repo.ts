@@ -127,6 +127,20 @@ export class ShadowRepo {
     return changes;
   }
 
+  /** Lines added and removed per changed file from `from` to `to` (a binary file counts 0 and 0). */
+  async lineChanges(from: string, to: string): Promise<Array<{ path: string; added: number; removed: number }>> {
+    if (from === to) return [];
+    const git = await this.client();
+    const out = await git.raw(["diff-tree", "-r", "--no-renames", "--numstat", "-z", from, to]);
+    return out
+      .split("\0")
+      .filter((line) => line !== "")
+      .map((line) => {
+        const [added = "", removed = "", ...path] = line.split("\t");
+        return { path: path.join("\t"), added: Number(added) || 0, removed: Number(removed) || 0 };
+      });
+  }
+
   /**
    * Puts `paths` back as they are in `tree`: content and mode restored, a path absent there
    * removed. Only these paths are touched; the index is then brought to the work tree again.
