@@ -90,7 +90,7 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
       cache_creation_input_tokens: outcome.usage.cacheCreationInputTokens,
       cache_read_input_tokens: outcome.usage.cacheReadInputTokens,
       // clew never offers the API's server-side web fetch (WebFetch fetches on this machine).
-      server_tool_use: { web_search_requests: outcome.usage.webSearchRequests ?? 0, web_fetch_requests: 0 },
+      server_tool_use: { web_search_requests: Object.values(models).reduce((sum, usage) => sum + (usage.webSearchRequests ?? 0), 0), web_fetch_requests: 0 },
       service_tier: "standard",
     },
     modelUsage: Object.fromEntries(Object.entries(models).map(([model, usage]) => [model, modelUsageEntry(model, usage)])),

@@ -18,7 +18,8 @@ export function sideModelPort(stream: StreamFn, resolveModel: (name: string) => 
       const request = { model, maxTokens: input.maxTokens ?? DEFAULT_MAX_TOKENS, system: [{ type: "text" as const, text: input.system }], tools: input.tools ?? [], messages: input.messages };
       for await (const event of stream(request, signal)) {
         if (event.type !== "message") continue;
-        ledger().add(event.message.model || model, event.message.usage, false);
+        // Counted with the helpers' usage: outside the main conversation, inside the session's total and the json result.
+        ledger().add(event.message.model || model, event.message.usage, true);
         return event.message;
       }
       throw new Error("the model sent no reply");

@@ -29,7 +29,7 @@ export class UsageLedger {
     return Object.fromEntries(this.byModel);
   }
 
-  /** Usage of helper agents alone, per model. */
+  /** Usage outside the main conversation (helper agents, tools' side requests), per model. */
   helpers(): Record<string, TokenUsage> {
     return Object.fromEntries(this.helperByModel);
   }

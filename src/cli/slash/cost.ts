@@ -18,9 +18,9 @@ export const costCommand: SlashCommand = {
           ["Cache read", `${exactTokens(usage.cacheReadInputTokens)} tokens`],
           ["Cache write", `${exactTokens(usage.cacheCreationInputTokens)} tokens`],
         ]),
-        // Helpers' tokens are in the cost above; listed per model so a big helper bill is visible.
+        // Helpers' and tools' side requests (WebFetch, WebSearch) are in the cost above; listed per model so a big bill is visible.
         ...Object.entries(ctx.session.helperUsage()).map(
-          ([model, used]) => `${ctx.theme.dim("Helper agents")} ${model}: ${exactTokens(used.inputTokens + used.cacheReadInputTokens + used.cacheCreationInputTokens)} in, ${exactTokens(used.outputTokens)} out`,
+          ([model, used]) => `${ctx.theme.dim("Helpers and tools")} ${model}: ${exactTokens(used.inputTokens + used.cacheReadInputTokens + used.cacheCreationInputTokens)} in, ${exactTokens(used.outputTokens)} out`,
         ),
       ].join("\n"),
     );

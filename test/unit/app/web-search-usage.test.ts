@@ -47,7 +47,8 @@ describe("the json result", () => {
   test("reports searches in usage and modelUsage, and prices them", () => {
     const helper = { inputTokens: 500, outputTokens: 50, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, webSearchRequests: 3 };
     const result = buildResult(outcome, { sessionId: "s", model: "claude-opus-5-5", durationMs: 20, maxTurns: undefined, helperUsage: { "claude-haiku-5-5": helper } });
-    expect(result.usage.server_tool_use).toEqual({ web_search_requests: 2, web_fetch_requests: 0 });
+    // Every search the session paid for, whichever request ran it (WebSearch runs them in side requests).
+    expect(result.usage.server_tool_use).toEqual({ web_search_requests: 5, web_fetch_requests: 0 });
     expect(result.modelUsage["claude-opus-5-5"]?.webSearchRequests).toBe(2);
     expect(result.modelUsage["claude-haiku-5-5"]?.webSearchRequests).toBe(3);
     expect(result.modelUsage["claude-haiku-5-5"]?.costUSD).toBeCloseTo(costUSD("claude-haiku-5-5", helper) + 0.03, 10);
