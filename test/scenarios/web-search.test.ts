@@ -97,11 +97,7 @@ describe("scenario: WebSearch through the API's server-side search", () => {
     }
   });
 
-  // Fails today: the side requests' usage goes into the session's ledger (so /cost and
-  // --max-budget-usd include it) but not into the json result, which reads the main conversation
-  // and helper agents only. The fix (src/app/side-model.ts, src/app/result.ts) is in the web
-  // helper's report; when it lands this test passes and `.failing` must go.
-  test.failing("searches are counted and priced in the json result (usage.server_tool_use, modelUsage, total_cost_usd)", async () => {
+  test("searches are counted and priced in the json result (usage.server_tool_use, modelUsage, total_cost_usd)", async () => {
     const outcome = await run({ permissions: { allow: ["WebSearch"] } }, "what is the latest bun release?", {
       script: [reply().toolUse("WebSearch", { query: "bun latest release" }), reply().webSearch("bun release", HITS_1).webSearch("bun changelog", HITS_2).text("Bun 1.3."), reply().text("Bun 1.3 it is.")],
     });
