@@ -102,7 +102,16 @@ function tidy(markdown: string): string {
   return markdown.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
 }
 
-export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
+/** The page's main content as HTML fragments ready to convert, before any Markdown is written. */
+export interface MainContent {
+  title: string;
+  /** One fragment per landmark (or the article), furniture removed, links absolute, code languages marked. */
+  fragments: string[];
+  article: boolean;
+  prunedFrom?: number;
+}
+
+export function mainContent(html: string, pageUrl: string): MainContent {
   const pruned = html.length > MAX_HTML_CHARS;
   const { document } = parseHTML(pruned ? html.slice(0, MAX_HTML_CHARS) : html);
   const pageTitle = (document.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
@@ -122,16 +131,25 @@ export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
   }
 
   const roots = content !== undefined ? [parseHTML(`<!doctype html><html><body>${content}</body></html>`).document.body as PageElement] : landmarkContent(document);
-  const parts: string[] = [];
-  for (const root of roots) {
+  const fragments = roots.map((root) => {
     if (content === undefined) for (const element of root.querySelectorAll(FURNITURE)) element.remove();
     absolutise(root, pageUrl);
     markCodeLanguages(root);
-    parts.push(turndown().turndown(root.innerHTML));
-  }
+    return root.innerHTML;
+  });
+  return { title, fragments, article, ...(pruned ? { prunedFrom: html.length } : {}) };
+}
+
+/** The Markdown of converted fragments, titled once. */
+export function assembleMarkdown(title: string, parts: readonly string[]): string {
   let body = tidy(parts.join("\n\n"));
   // The article's own heading often repeats the title.
   if (title && body.startsWith(`# ${title}`)) body = body.slice(title.length + 2).trimStart();
-  const markdown = title ? `# ${title}\n\n${body}` : body;
-  return { title, markdown, article, ...(pruned ? { prunedFrom: html.length } : {}) };
+  return title ? `# ${title}\n\n${body}` : body;
+}
+
+export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
+  const main = mainContent(html, pageUrl);
+  const markdown = assembleMarkdown(main.title, main.fragments.map((fragment) => turndown().turndown(fragment)));
+  return { title: main.title, markdown, article: main.article, ...(main.prunedFrom !== undefined ? { prunedFrom: main.prunedFrom } : {}) };
 }
