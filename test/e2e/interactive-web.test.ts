@@ -84,7 +84,10 @@ describe.skipIf(!hasTmux)("web tools in the terminal", () => {
     terminal.keys("Enter");
     await terminal.waitFor("Session cost:");
     const total = billed(server, script);
-    expect(terminal.after("> /cost")).toContain(`Session cost: ${formatCost(total)}`);
+    const shown = terminal.after("> /cost");
+    expect(shown).toContain(`Session cost: ${formatCost(total)}`);
+    // The search's own request, to the small model, is listed apart.
+    expect(shown).toMatch(/Helpers and tools claude-haiku-5-5: [\d,]+ in, [\d,]+ out/);
     // The two searches' two cents show in the figure: without them it would read differently.
     expect(formatCost(total)).not.toBe(formatCost(total - 0.02));
     expect(server.violations).toEqual([]);

@@ -1,9 +1,9 @@
 // WebSearch against the compiled binary, through the fake's server-tool blocks: the search runs as
 // its own small request offering the API's web_search tool, its titles and URLs reach the model as
 // the tool_result, a paused search is continued with its blocks sent back verbatim, every later
-// request repeats the earlier history unchanged, and (once the side requests reach it) the searches
-// are counted and priced in the json result. An endpoint that rejects the server tool gets a tool
-// error naming why, and a bare deny rule takes the tool off the offered list.
+// request repeats the earlier history unchanged, and the searches are counted and priced in the json
+// result. An endpoint that rejects the server tool gets a tool error naming why, and a bare deny
+// rule takes the tool off the offered list.
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
