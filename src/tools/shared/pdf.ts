@@ -2,14 +2,14 @@
  * Read of a PDF: the pages asked for as one `document` block (base64 `application/pdf`) the model
  * sees as text and page images, or, where the model takes no documents (or the conversation already
  * carries the 100 pages a request may hold), the pages' text. A page range is cut into a smaller PDF
- * of just those pages, so the request carries what was asked for and nothing more. pdf-lib (page
- * count, cutting) and unpdf (text) are loaded at the first PDF, so a session that reads none pays
- * nothing for them.
+ * of just those pages, so the request carries what was asked for and nothing more. The PDF library
+ * (pdf-engine.ts) loads at the first PDF, so a session that reads none pays nothing for it.
  */
 import type { DocumentBlockParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { ToolError } from "../../util/errors.ts";
 import type { ToolOutput, ToolResultContent, ToolSession } from "../types.ts";
 import { formatBytes } from "./image-limits.ts";
+import { openPdf, PdfOpenError, type OpenPdf } from "./pdf-engine.ts";
 import { checkPageRange, formatPageRange, pageCount, parsePageRange, type PageRange } from "./pdf-pages.ts";
 import {
   documentPagesSent,
@@ -54,17 +54,17 @@ export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
     );
   }
   const bytes = request.readBytes();
-  const { PDFDocument } = await import("pdf-lib");
-  signal.throwIfAborted();
-  let source: Awaited<ReturnType<typeof PDFDocument.load>>;
-  let totalPages: number;
+  const pdf = await open(bytes, absPath);
   try {
-    source = await withoutLibraryWarnings(() => PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, parseSpeed: Number.POSITIVE_INFINITY }));
-    // A damaged page tree shows here rather than at load.
-    totalPages = source.getPageCount();
-  } catch (error) {
-    throw new ToolError(`${absPath} is not a valid PDF (${error instanceof Error ? error.message : String(error)}). If it is another kind of file, read it with Bash.`);
+    signal.throwIfAborted();
+    return await readOpenPdf(pdf, bytes, asked, request);
+  } finally {
+    await pdf.close();
   }
+}
+
+async function readOpenPdf(pdf: OpenPdf, bytes: Uint8Array, asked: PageRange | undefined, { absPath, size, session, signal }: PdfRequest): Promise<ToolOutput> {
+  const totalPages = pdf.pageCount;
   if (totalPages === 0) throw new ToolError(`${absPath} is a PDF with no pages.`);
   if (!asked && totalPages > PDF_MAX_PAGES_WITHOUT_RANGE) {
     throw new ToolError(
@@ -81,7 +81,7 @@ export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
     file: { filePath: absPath, originalSize: size, totalPages, pages: `${range.first}-${range.last}`, sentAs },
   });
 
-  const textReason = source.isEncrypted
+  const textReason = pdf.encrypted
     ? "it is encrypted, which the API does not accept as a document"
     : !modelAcceptsPdfDocuments(sessionModel(session))
       ? "the model does not take PDF documents"
@@ -89,20 +89,7 @@ export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
         ? `the conversation already carries ${documentPagesSent(session)} PDF pages and a request may carry at most ${PDF_MAX_PAGES_PER_REQUEST}`
         : undefined;
   if (textReason === undefined) {
-    let document = bytes;
-    if (!whole) {
-      try {
-        const part = await PDFDocument.create({ updateMetadata: false });
-        const copied = await part.copyPages(source, Array.from({ length: pageCount(range) }, (_, i) => range.first - 1 + i));
-        for (const page of copied) part.addPage(page);
-        document = await part.save();
-      } catch (error) {
-        throw new ToolError(
-          `${formatPageRange(range)} of ${absPath} could not be cut out (${error instanceof Error ? error.message : String(error)}). ` +
-            `Try \`pdftotext -f ${range.first} -l ${range.last} ${absPath} -\` with Bash.`,
-        );
-      }
-    }
+    const document = whole ? bytes : await cut(pdf, range, absPath);
     signal.throwIfAborted();
     if (document.byteLength > PDF_MAX_DOCUMENT_BYTES) {
       throw new ToolError(
@@ -119,8 +106,11 @@ export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
     return { content: documentContent(text, block), display: { summary: `Read PDF (${shown})` }, data: data("document") };
   }
 
-  const pageTexts = await extractPageTexts(bytes, range, absPath);
-  signal.throwIfAborted();
+  const pageTexts: string[] = [];
+  for (let number = range.first; number <= range.last; number += 1) {
+    signal.throwIfAborted();
+    pageTexts.push(await pdf.pageText(number));
+  }
   const body = pageTexts.map((text, i) => `<page number="${range.first + i}">\n${text.trim()}\n</page>`).join("\n");
   const empty = pageTexts.every((text) => text.trim() === "");
   const note = empty
@@ -130,6 +120,29 @@ export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
   return { content, display: { summary: `Read PDF as text (${shown})` }, data: data("text") };
 }
 
+async function open(bytes: Uint8Array, absPath: string): Promise<OpenPdf> {
+  try {
+    return await openPdf(bytes);
+  } catch (error) {
+    if (!(error instanceof PdfOpenError)) throw error;
+    if (error.reason === "password") {
+      throw new ToolError(`${absPath} is password-protected. Decrypt it first (for example \`qpdf --decrypt --password=… in.pdf out.pdf\`) and Read the copy.`);
+    }
+    throw new ToolError(`${absPath} is not a valid PDF (${error.message}). If it is another kind of file, read it with Bash.`);
+  }
+}
+
+async function cut(pdf: OpenPdf, range: PageRange, absPath: string): Promise<Uint8Array> {
+  try {
+    return await pdf.extractPages(range.first, range.last);
+  } catch (error) {
+    throw new ToolError(
+      `${formatPageRange(range)} of ${absPath} could not be cut out (${error instanceof Error ? error.message : String(error)}). ` +
+        `Try \`pdftotext -f ${range.first} -l ${range.last} ${absPath} -\` with Bash.`,
+    );
+  }
+}
+
 /**
  * Tool results may carry document blocks (the SDK's ToolResultBlockParam content includes
  * DocumentBlockParam); tools/types.ts's ToolResultContent does not list it yet.
@@ -137,37 +150,4 @@ export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
 function documentContent(text: TextBlockParam, document: DocumentBlockParam): ToolResultContent {
   const blocks: Array<TextBlockParam | DocumentBlockParam> = [text, document];
   return blocks as unknown as ToolResultContent;
-}
-
-async function extractPageTexts(bytes: Uint8Array, range: PageRange, absPath: string): Promise<string[]> {
-  const { getDocumentProxy } = await import("unpdf");
-  try {
-    // A copy: pdf.js may take over (detach) the buffer it is given.
-    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
-    try {
-      const texts: string[] = [];
-      for (let number = range.first; number <= range.last; number += 1) {
-        const { items } = await (await pdf.getPage(number)).getTextContent();
-        texts.push(items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""));
-      }
-      return texts;
-    } finally {
-      await pdf.loadingTask.destroy();
-    }
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    if (/password/i.test(reason)) throw new ToolError(`${absPath} is password-protected. Decrypt it first (for example \`qpdf --decrypt --password=… in.pdf out.pdf\`) and Read the copy.`);
-    throw new ToolError(`The text of ${absPath} could not be extracted (${reason}). Try Bash with \`pdftotext ${absPath} -\`.`);
-  }
-}
-
-/** pdf-lib reports recoverable damage with console.warn; tools don't write to the terminal, and the error path says enough. */
-async function withoutLibraryWarnings<T>(run: () => Promise<T>): Promise<T> {
-  const warn = console.warn;
-  console.warn = () => undefined;
-  try {
-    return await run();
-  } finally {
-    console.warn = warn;
-  }
 }
