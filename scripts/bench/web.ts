@@ -41,13 +41,19 @@ function timeIt(runs: number, work: () => unknown): number {
 
 const kb = (chars: number) => `${(chars / 1024).toFixed(1)} KB`;
 
-/** What a reader of the Markdown would check: code blocks fenced (with a language), tables kept, no HTML left. */
+/**
+ * What a reader of the Markdown would check: code blocks fenced (with a language), inline code kept
+ * (also inside links), tables kept, no HTML left, and no link run into the next word.
+ */
 function quality(markdown: string): string {
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "");
   const fences = (markdown.match(/^```/gm) ?? []).length / 2;
   const tagged = (markdown.match(/^```[\w+#-]+$/gm) ?? []).length;
+  const inlineCode = (prose.match(/`[^`\n]+`/g) ?? []).length;
   const tableRows = (markdown.match(/^\|.*\|$/gm) ?? []).length;
   const leftoverTags = (markdown.match(/<\/?(?:div|span|p|table|pre|code)\b/g) ?? []).length;
-  return `${fences} code blocks (${tagged} with a language), ${tableRows} table rows, ${leftoverTags} HTML tags left`;
+  const glued = (prose.match(/\]\([^)\s]*(?:\s"[^"]*")?\)[A-Za-z]/g) ?? []).length;
+  return `${fences} code blocks (${tagged} with a language), ${inlineCode} inline code spans, ${tableRows} table rows, ${leftoverTags} HTML tags left, ${glued} links run into the next word`;
 }
 
 export async function webConversionRows(runs: number): Promise<string[]> {
