@@ -66,6 +66,14 @@ function authOf(headers: Record<string, string>): RecordedRequest["auth"] {
   return null;
 }
 
+/**
+ * The tool types such an endpoint still knows. The API lists every tag it accepts in this error
+ * (seen as "… expected tags: 'bash_20250124', 'custom', 'text_editor_20250124',
+ * 'text_editor_20250429', 'text_editor_20250728', 'web_search_20250305'" when the type is unknown);
+ * an endpoint without server tools lists the same minus web search.
+ */
+const CLIENT_TOOL_TAGS = "'bash_20250124', 'custom', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'";
+
 /** The error an endpoint that knows only client tools gives for the first server tool offered. */
 function serverToolRefusal(body: JsonObject, setting: true | string): string | undefined {
   const tools = Array.isArray(body.tools) ? body.tools : [];
@@ -73,7 +81,7 @@ function serverToolRefusal(body: JsonObject, setting: true | string): string | u
   if (index < 0) return undefined;
   if (typeof setting === "string") return setting;
   const type = String((tools[index] as JsonObject).type);
-  return `tools.${index}: Input tag '${type}' found using 'type' does not match any of the expected tags: 'custom'`;
+  return `tools.${index}: Input tag '${type}' found using 'type' does not match any of the expected tags: ${CLIENT_TOOL_TAGS}`;
 }
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeServer> {

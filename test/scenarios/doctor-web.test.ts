@@ -23,7 +23,7 @@ describe("clew doctor: web search", () => {
     server = await startFakeAnthropic({ rejectServerTools: true });
     const run = await runClew(["doctor"], { cwd: writeWorkspace({}), baseURL: server.url, configDir: tempDirectory("clew-config-") });
     const host = new URL(server.url).host;
-    expect(run.stdout).toContain(`✗ Web search: ${host} refuses the server-side web_search tool (HTTP 400): tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'custom'`);
+    expect(run.stdout).toContain(`✗ Web search: ${host} refuses the server-side web_search tool (HTTP 400): tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'bash_20250124', 'custom', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'`);
     expect(run.stdout).toContain('To fix: use an endpoint that offers it, or add "WebSearch" to permissions.deny in your settings to stop offering the tool.');
     expect(run.code).toBe(1);
     const probe = server.requests.find((request) => request.endpoint === "count_tokens");

@@ -123,7 +123,7 @@ describe("scenario: WebSearch through the API's server-side search", () => {
     const result = toolResults(requestAt(fake, 2))[0];
     expect(result?.isError).toBe(true);
     expect(result?.text).toContain("Web search is not available from this model endpoint: it refused the request (HTTP 400)");
-    expect(result?.text).toContain("tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'custom'");
+    expect(result?.text).toContain("tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'bash_20250124', 'custom', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'");
     expect(result?.text).toContain('To stop offering it, add "WebSearch" to permissions.deny (`clew doctor` checks the endpoint).');
   });
 

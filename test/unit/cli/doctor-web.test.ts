@@ -47,7 +47,7 @@ describe("doctor: web search", () => {
     expect(check).toEqual({
       ok: false,
       label: "Web search",
-      detail: `${new URL(fake.url).host} refuses the server-side web_search tool (HTTP 400): tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'custom'`,
+      detail: `${new URL(fake.url).host} refuses the server-side web_search tool (HTTP 400): tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'bash_20250124', 'custom', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'`,
       lines: [
         `WebSearch will fail with "Web search is not available from this model endpoint". WebSearch runs the API's server-side web_search tool, which Anthropic's API offers but many gateways and local models do not.`,
         'To fix: use an endpoint that offers it, or add "WebSearch" to permissions.deny in your settings to stop offering the tool.',

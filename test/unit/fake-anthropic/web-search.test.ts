@@ -87,7 +87,7 @@ describe("web search on the wire", () => {
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).error).toEqual({
       type: "error",
-      error: { type: "invalid_request_error", message: "tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'custom'" },
+      error: { type: "invalid_request_error", message: "tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'bash_20250124', 'custom', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'" },
       request_id: "req_fake0000000000000001",
     });
     expect(fake.remainingSteps()).toBe(1);

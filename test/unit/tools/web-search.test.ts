@@ -104,7 +104,7 @@ describe("WebSearch", () => {
     const { session, server } = await setup({ script: [reply().text("never used")], rejectServerTools: true });
     const error = await refusal(runTool(webSearchTool, { query: "anything" }, session));
     expect(error.message).toStartWith("Web search is not available from this model endpoint: it refused the request (HTTP 400): ");
-    expect(error.message).toContain("Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'custom'");
+    expect(error.message).toContain("Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'bash_20250124', 'custom', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'");
     expect(error.message).toEndWith('Do not retry it in this session; use WebFetch on a page you know instead. To stop offering it, add "WebSearch" to permissions.deny (`clew doctor` checks the endpoint).');
     expect(server.remainingSteps()).toBe(1);
   });
