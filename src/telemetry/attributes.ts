@@ -59,9 +59,16 @@ export interface StandardAttributes {
   event: Attributes;
 }
 
+/** The standard attributes' names: OTEL_RESOURCE_ATTRIBUTES cannot set them, even where clew leaves one out. */
+const STANDARD_KEYS: ReadonlySet<string> = new Set([
+  "session.id", "app.version", "app.entrypoint", "organization.id", "user.account_uuid", "user.account_id", "user.id", "user.email", "terminal.type",
+]);
+
 /** Built-in keys first; OTEL_RESOURCE_ATTRIBUTES keys never override them (as in Claude Code). */
 export function standardAttributes(config: TelemetryConfig, facts: SessionFacts, vars: Variables, userId: string): StandardAttributes {
-  const custom: Attributes = config.include.resourceAttributes ? { ...config.resourceAttributes } : {};
+  const custom: Attributes = config.include.resourceAttributes
+    ? Object.fromEntries(Object.entries(config.resourceAttributes).filter(([key]) => !STANDARD_KEYS.has(key)))
+    : {};
   const shared: Attributes = { "user.id": userId };
   if (config.include.version) shared["app.version"] = facts.version;
   if (config.include.entrypoint) shared["app.entrypoint"] = vars.CLAUDE_CODE_ENTRYPOINT?.trim() || "cli";

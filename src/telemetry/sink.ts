@@ -8,7 +8,7 @@ import type { AssistantMessage, TokenUsage } from "../model/types.ts";
 import { isSystemNote } from "../util/system-note.ts";
 import type { Attributes, StandardAttributes } from "./attributes.ts";
 import { CODE_EDIT_TOOLS, languageOf, linesChanged } from "./edits.ts";
-import { byteSize, type DecisionSource, denialSource, detailAttributes, gitOutcome, resultSize } from "./tool-facts.ts";
+import { byteSize, type DecisionSource, denialSource, detailAttributes, gitOutcome, resultSize, turnedAwayBeforeGate } from "./tool-facts.ts";
 
 export type MetricName =
   | "claude_code.session.count"
@@ -254,7 +254,7 @@ export class TelemetrySink {
   private toolEnded(event: AgentEvent & { type: "tool_end" }, origin: Origin): void {
     const call = this.calls.get(event.id);
     this.calls.delete(event.id);
-    if (call?.denied) return;
+    if (call?.denied || (event.isError && turnedAwayBeforeGate(event.content))) return;
     const input = call?.input;
     // The executor ran it, so the gate allowed it: by rules or mode (`config`) as far as the stream tells.
     this.decision(event.id, event.name, input, "accept", "config");

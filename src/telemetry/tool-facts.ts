@@ -20,6 +20,15 @@ export function denialSource(reason: string): DecisionSource {
   return "config";
 }
 
+/**
+ * A call the executor turned away before the permission gate (a tool that does not exist, input
+ * that does not match its schema): it was neither decided on nor run. The executor's messages for
+ * these are the same as Claude Code's, so the model can tell them apart too.
+ */
+export function turnedAwayBeforeGate(content: string | ContentBlockParam[]): boolean {
+  return typeof content === "string" && (content.startsWith("Error: No such tool available:") || content.startsWith("InputValidationError:"));
+}
+
 const encoder = new TextEncoder();
 
 export function byteSize(value: unknown): number {

@@ -1,0 +1,183 @@
+// Telemetry against the compiled binary: a `clew -p` task that greps, reads, edits a file and runs
+// the tests, with an OTLP/HTTP collector stand-in on 127.0.0.1. With telemetry on, the collector
+// receives Claude Code's metric and event names with their attributes before clew exits (the
+// export intervals are left long, so only the flush on exit can deliver them); with it off, the
+// collector hears nothing and the model's first request is the same.
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { reply, startFakeAnthropic, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
+import { runClew, tempDirectory } from "../helpers/clew-process.ts";
+import { startCollector, type Collector, type Datapoint } from "../helpers/otlp-collector.ts";
+import { failingTestWorkspace, fixScript, writeWorkspace } from "./workspaces.ts";
+
+const PROMPT = "the test in test/math.test.ts fails; fix the bug";
+
+let fake: FakeServer | undefined;
+let collector: Collector | undefined;
+afterEach(async () => {
+  await fake?.close();
+  await collector?.close();
+  fake = undefined;
+  collector = undefined;
+});
+
+function exporting(url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    CLAUDE_CODE_ENABLE_TELEMETRY: "1",
+    OTEL_METRICS_EXPORTER: "otlp",
+    OTEL_LOGS_EXPORTER: "otlp",
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
+    OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer%20collector-token",
+    OTEL_RESOURCE_ATTRIBUTES: "team.id=platform,department=eng",
+    ...extra,
+  };
+}
+
+async function fixWithTelemetry(env: Record<string, string>, args: string[] = []) {
+  const dir = failingTestWorkspace();
+  const configDir = tempDirectory("clew-config-");
+  fake = await startFakeAnthropic({ script: fixScript(dir) });
+  const run = await runClew(["-p", PROMPT, "--output-format", "json", "--permission-mode", "bypassPermissions", ...args], { cwd: dir, baseURL: fake.url, configDir, env });
+  return { dir, configDir, run, requests: fake.requests };
+}
+
+function points(all: Datapoint[], name: string): Datapoint[] {
+  return all.filter((point) => point.name === name);
+}
+
+/** The first request as the model saw it, with the run's own folder and session written the same way. */
+function comparable(request: RecordedRequest | undefined, dir: string, sessionId: string): unknown {
+  const text = JSON.stringify(request?.body).replaceAll(dir, "<dir>").replaceAll(sessionId, "<session>");
+  return JSON.parse(text);
+}
+
+describe("scenario: telemetry", () => {
+  test("on (http/json): metrics and events with Claude Code's names and attributes reach the collector before exit", async () => {
+    collector = await startCollector();
+    const { run, requests } = await fixWithTelemetry(exporting(collector.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }));
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { session_id: string; total_cost_usd: number; usage: Record<string, number> };
+    expect(requests.length).toBe(5);
+    expect(new Set(collector.requests.map((request) => `${request.path} ${request.headers.authorization}`))).toEqual(
+      new Set(["/v1/metrics Bearer collector-token", "/v1/logs Bearer collector-token"]),
+    );
+
+    const metrics = collector.datapoints();
+    const standard = { "user.id": expect.stringMatching(/^[0-9a-f]{64}$/), "session.id": result.session_id, "team.id": "platform", department: "eng" };
+    const model = (requests[0]?.body as { model: string }).model;
+    expect(new Set(metrics.map((point) => point.name))).toEqual(
+      new Set(["claude_code.session.count", "claude_code.token.usage", "claude_code.cost.usage", "claude_code.code_edit_tool.decision", "claude_code.lines_of_code.count"]),
+    );
+    expect(metrics[0]?.resource).toMatchObject({ "service.name": "clew", "os.type": process.platform, "team.id": "platform", department: "eng" });
+    expect(points(metrics, "claude_code.session.count").map(({ attributes, value, unit }) => ({ attributes, value, unit }))).toEqual([
+      { attributes: { ...standard, start_type: "fresh" }, value: 1, unit: "count" },
+    ]);
+    // Tokens by type add up to the run's own usage; the cost to its total.
+    const tokens = Object.fromEntries(points(metrics, "claude_code.token.usage").map((point) => [point.attributes.type, point.value]));
+    expect(tokens).toEqual({
+      input: result.usage.input_tokens,
+      output: result.usage.output_tokens,
+      cacheRead: result.usage.cache_read_input_tokens,
+      cacheCreation: result.usage.cache_creation_input_tokens,
+    });
+    expect(points(metrics, "claude_code.token.usage")[0]?.attributes).toEqual({ ...standard, model, query_source: "main", type: "input" });
+    const [cost] = points(metrics, "claude_code.cost.usage");
+    expect(cost?.unit).toBe("USD");
+    expect(cost?.value).toBeCloseTo(result.total_cost_usd, 9);
+    expect(points(metrics, "claude_code.code_edit_tool.decision").map(({ attributes, value }) => ({ attributes, value }))).toEqual([
+      { attributes: { ...standard, tool_name: "Edit", decision: "accept", source: "config", language: "TypeScript" }, value: 1 },
+    ]);
+    expect(points(metrics, "claude_code.lines_of_code.count").map(({ attributes, value }) => ({ attributes, value }))).toEqual([
+      { attributes: { ...standard, type: "added", model }, value: 1 },
+      { attributes: { ...standard, type: "removed", model }, value: 1 },
+    ]);
+
+    const events = collector.logRecords();
+    expect(events.map((event) => event.eventName)).toEqual([
+      "claude_code.user_prompt",
+      "claude_code.api_request", "claude_code.assistant_response", "claude_code.tool_decision", "claude_code.tool_result",
+      "claude_code.api_request", "claude_code.tool_decision", "claude_code.tool_result",
+      "claude_code.api_request", "claude_code.assistant_response", "claude_code.tool_decision", "claude_code.tool_result",
+      "claude_code.api_request", "claude_code.tool_decision", "claude_code.tool_result",
+      "claude_code.api_request", "claude_code.assistant_response",
+    ]);
+    expect(events.map((event) => event.attributes["event.sequence"])).toEqual(events.map((_, index) => index + 1));
+    expect(new Set(events.map((event) => event.attributes["prompt.id"])).size).toBe(1);
+    const [prompt] = events;
+    expect(prompt?.attributes).toEqual({
+      ...standard,
+      "event.name": "user_prompt",
+      "event.timestamp": expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      "event.sequence": 1,
+      "prompt.id": expect.stringMatching(/^[0-9a-f-]{36}$/),
+      prompt_length: PROMPT.length,
+      prompt: "<REDACTED>",
+    });
+    const tools = events.filter((event) => event.eventName === "claude_code.tool_result");
+    expect(tools.map((event) => [event.attributes.tool_name, event.attributes.success, event.attributes.decision_source])).toEqual([
+      ["Grep", "true", "config"], ["Read", "true", "config"], ["Edit", "true", "config"], ["Bash", "true", "config"],
+    ]);
+    // Without OTEL_LOG_TOOL_DETAILS the command and arguments stay out.
+    expect(tools.some((event) => "tool_parameters" in event.attributes || "tool_input" in event.attributes)).toBe(false);
+    const first = events.find((event) => event.eventName === "claude_code.api_request");
+    expect(first?.attributes).toMatchObject({ model, query_source: "repl_main_thread", input_tokens: expect.any(Number), cost_usd: expect.any(Number), duration_ms: expect.any(Number) });
+  });
+
+  test("on (http/protobuf, the default protocol): protobuf bodies carrying the metric and event names", async () => {
+    collector = await startCollector();
+    const { run } = await fixWithTelemetry(exporting(collector.url));
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const byPath = (path: string) => collector?.requests.filter((request) => request.path === path) ?? [];
+    const text = (path: string) => byPath(path).map((request) => new TextDecoder().decode(request.body)).join("\n");
+    expect(byPath("/v1/metrics").map((request) => request.contentType)).toContain("application/x-protobuf");
+    expect(byPath("/v1/logs").map((request) => request.contentType)).toContain("application/x-protobuf");
+    for (const name of ["claude_code.session.count", "claude_code.token.usage", "claude_code.cost.usage", "claude_code.lines_of_code.count", "claude_code.code_edit_tool.decision"]) {
+      expect(text("/v1/metrics")).toContain(name);
+    }
+    for (const name of ["claude_code.user_prompt", "claude_code.api_request", "claude_code.tool_decision", "claude_code.tool_result"]) {
+      expect(text("/v1/logs")).toContain(name);
+    }
+  });
+
+  test("off: OTEL_* set but telemetry not enabled — the collector hears nothing and the first request is unchanged", async () => {
+    collector = await startCollector();
+    const { OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_METRICS_EXPORTER, OTEL_LOGS_EXPORTER } = exporting(collector.url);
+    const off = await fixWithTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: OTEL_EXPORTER_OTLP_ENDPOINT ?? "", OTEL_METRICS_EXPORTER: OTEL_METRICS_EXPORTER ?? "", OTEL_LOGS_EXPORTER: OTEL_LOGS_EXPORTER ?? "" });
+    expect(off.run.code).toBe(0);
+    expect(off.run.stderr).toBe("");
+    expect(collector.requests).toEqual([]);
+    const offFirst = comparable(off.requests[0], off.dir, (JSON.parse(off.run.stdout) as { session_id: string }).session_id);
+    await fake?.close();
+
+    const on = await fixWithTelemetry(exporting(collector.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }));
+    expect(on.run.code).toBe(0);
+    expect(collector.requests.length).toBeGreaterThan(0);
+    expect(comparable(on.requests[0], on.dir, (JSON.parse(on.run.stdout) as { session_id: string }).session_id)).toEqual(offFirst);
+    expect(Object.keys(on.requests[0]?.headers ?? {}).sort()).toEqual(Object.keys(off.requests[0]?.headers ?? {}).sort());
+  });
+
+  test("a denied edit (headless, default mode): tool_decision reject and a code-edit decision, no tool_result; OTEL_LOG_USER_PROMPTS=1 keeps the prompt", async () => {
+    collector = await startCollector();
+    const dir = writeWorkspace({ "README.md": "# demo\n" });
+    const configDir = tempDirectory("clew-config-");
+    fake = await startFakeAnthropic({ script: [reply().toolUse("Write", { file_path: join(dir, "tool.py"), content: "print(1)\n" }), reply().text("I could not write it.")] });
+    const prompt = "write tool.py";
+    const run = await runClew(["-p", prompt], {
+      cwd: dir, baseURL: fake.url, configDir, env: exporting(collector.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_LOG_USER_PROMPTS: "1", OTEL_LOG_TOOL_DETAILS: "1" }),
+    });
+    expect(run.code).toBe(0);
+    const events = collector.logRecords();
+    expect(events.map((event) => event.eventName)).toEqual([
+      "claude_code.user_prompt", "claude_code.api_request", "claude_code.tool_decision", "claude_code.api_request", "claude_code.assistant_response",
+    ]);
+    expect(events[0]?.attributes.prompt).toBe(prompt);
+    expect(events[2]?.attributes).toMatchObject({ tool_name: "Write", decision: "reject", source: "config", tool_use_id: expect.stringMatching(/^toolu_/) });
+    const decisions = points(collector.datapoints(), "claude_code.code_edit_tool.decision");
+    expect(decisions.map((point) => [point.attributes.tool_name, point.attributes.decision, point.attributes.source, point.attributes.language, point.value])).toEqual([
+      ["Write", "reject", "config", "Python", 1],
+    ]);
+    expect(points(collector.datapoints(), "claude_code.lines_of_code.count")).toEqual([]);
+  });
+});
