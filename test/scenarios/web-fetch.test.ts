@@ -1,15 +1,16 @@
 // WebFetch against the compiled binary, with real HTTP servers on the loopback range serving saved
 // pages: what the small model is sent (Markdown of the main content, code blocks intact, the site's
-// furniture gone), the size and time limits, a denied host never contacted (its server's log is
-// empty), a redirect to another host reported and not followed, and a page that tells the model to
-// run a command producing no tool call of its own — the next request carries only the WebFetch
-// result, and the model acting on it still meets the permission gate.
+// furniture gone), a same-host redirect chain followed, a credential in the URL kept out of
+// everything clew produces, the size and time limits, a denied host never contacted (its server's
+// log is empty), a redirect to another host reported and not followed, and a page that tells the
+// model to run a command producing no tool call of its own: the next request carries only the
+// WebFetch result, and the model acting on it still meets the permission gate.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { messagesOf, reply, startFakeAnthropic, textOf, toolResults, type FakeServer, type JsonObject, type RecordedRequest } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
-import { requestAt } from "../helpers/scenario.ts";
+import { onlyTranscript, requestAt } from "../helpers/scenario.ts";
 import { startWebServer, type WebServer } from "../helpers/web-server.ts";
 import { writeWorkspace } from "./workspaces.ts";
 
@@ -100,6 +101,36 @@ describe("scenario: WebFetch of saved pages", () => {
     expect(page).toStartWith("# Obama admits US gun laws are his 'biggest frustration'\n\nPresident Barack Obama has admitted that his failure to pass \"common sense gun safety laws\"");
     expect(page).toContain("Mr Obama will become the first US president to address the African Union");
     for (const furniture of ["BBC navigation", "Accessibility links", "More on this story", "Top Stories", "Share this page"]) expect(page).not.toContain(furniture);
+  });
+});
+
+describe("scenario: WebFetch redirects and secrets", () => {
+  test("a redirect chain within the host is followed to the page", async () => {
+    server = await startFakeAnthropic({ script: [reply().toolUse("WebFetch", { url: `${site.url}/redirect/1`, prompt: "read" }), reply().text("The json docs."), reply().text("Read.")] });
+    const outcome = await run(ALLOW_LOOPBACK, "read the moved page");
+    expect(outcome.json.result).toBe("Read.");
+    expect(site.log.map((entry) => entry.path)).toEqual(["/redirect/1", "/redirect/2", "/redirect/3", "/docs/library/json.html"]);
+    expect(sideRequest(requestAt(server, 1)).page).toStartWith("# json — JSON encoder and decoder");
+  });
+
+  test("a credential in the URL reaches the server but not the small model, the result or what clew records of the call", async () => {
+    const secret = "s3cr3t-9f2c";
+    const url = `${site.url}/notes.md?access_token=${secret}`;
+    server = await startFakeAnthropic({ script: [reply().toolUse("WebFetch", { url, prompt: "flags?" }), reply().text("--fast was added."), reply().text("It added --fast.")] });
+    const configDir = tempDirectory("clew-config-");
+    const dir = writeWorkspace({ ".clew/settings.local.json": JSON.stringify({ permissions: ALLOW_LOOPBACK }) });
+    const result = await runClew(["-p", "what changed?", "--output-format", "json"], { cwd: dir, baseURL: server.url, configDir });
+    expect((JSON.parse(result.stdout) as JsonResult).result).toBe("It added --fast.");
+    expect(site.log.map((entry) => entry.path)).toEqual([`/notes.md?access_token=${secret}`]);
+    expect(JSON.stringify(requestAt(server, 1).body)).not.toContain(secret);
+    const shown = `${site.url}/notes.md?access_token=REDACTED`;
+    expect(toolResults(requestAt(server, 2))[0]?.text).toStartWith(`[WebFetch of ${shown} (HTTP 200 OK)`);
+    // The transcript keeps the model's own call as it was written; everything the tool produced is redacted.
+    const records = readFileSync(onlyTranscript(configDir), "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const fromTool = records.filter((record) => record.type === "user" && JSON.stringify(record).includes("tool_result"));
+    expect(fromTool.length).toBe(1);
+    expect(JSON.stringify(fromTool)).not.toContain(secret);
+    expect(JSON.stringify(fromTool)).toContain(shown);
   });
 });
 
