@@ -20,8 +20,11 @@ import type { EventName, MetricName, SignalPort } from "./sink.ts";
 
 /** The instrumentation scope of clew's meter and logger. */
 const SCOPE = "clew";
-/** One export may take this long; a collector that never answers cannot hold the exit longer. */
-const EXPORT_TIMEOUT_MS = 5_000;
+/**
+ * One export, retries included, may take this long (the SDK retries a refused connection until
+ * then); so a collector that is down or never answers holds the exit of `clew -p` this long at most.
+ */
+const EXPORT_TIMEOUT_MS = 3_000;
 
 const UNITS: Record<MetricName, { unit: string; description: string }> = {
   "claude_code.session.count": { unit: "count", description: "Count of CLI sessions started" },
@@ -85,6 +88,16 @@ class LineLogExporter implements LogRecordExporter {
   }
 }
 
+/** The SDK drops a failed export silently; the user hears of the first failure per exporter. */
+function reportingFailures(url: string, write: (line: string) => void): (result: ExportResult) => void {
+  let said = false;
+  return (result) => {
+    if (result.code === ExportResultCode.SUCCESS || said) return;
+    said = true;
+    write(`telemetry: export to ${url} failed: ${result.error?.message ?? "no reason given"} (further failures are not reported)`);
+  };
+}
+
 function metricExporter(exporter: SignalExporter, config: TelemetryConfig, write: (line: string) => void): PushMetricExporter {
   if (exporter.kind === "console") return new LineMetricExporter(write);
   const options = {
@@ -93,13 +106,34 @@ function metricExporter(exporter: SignalExporter, config: TelemetryConfig, write
     timeoutMillis: EXPORT_TIMEOUT_MS,
     temporalityPreference: config.temporality === "cumulative" ? AggregationTemporality.CUMULATIVE : AggregationTemporality.DELTA,
   };
-  return exporter.protocol === "http/json" ? new JsonMetricExporter(options) : new ProtobufMetricExporter(options);
+  const inner = exporter.protocol === "http/json" ? new JsonMetricExporter(options) : new ProtobufMetricExporter(options);
+  const report = reportingFailures(exporter.url, write);
+  return {
+    export: (metrics, done) => inner.export(metrics, (result) => {
+      report(result);
+      done(result);
+    }),
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+    // The exporter's own choice carries OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE.
+    selectAggregationTemporality: (type) => inner.selectAggregationTemporality(type),
+    selectAggregation: (type) => inner.selectAggregation(type),
+  };
 }
 
 function logExporter(exporter: SignalExporter, write: (line: string) => void): LogRecordExporter {
   if (exporter.kind === "console") return new LineLogExporter(write);
   const options = { url: exporter.url, headers: exporter.headers, timeoutMillis: EXPORT_TIMEOUT_MS };
-  return exporter.protocol === "http/json" ? new JsonLogExporter(options) : new ProtobufLogExporter(options);
+  const inner = exporter.protocol === "http/json" ? new JsonLogExporter(options) : new ProtobufLogExporter(options);
+  const report = reportingFailures(exporter.url, write);
+  return {
+    export: (logs, done) => inner.export(logs, (result) => {
+      report(result);
+      done(result);
+    }),
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+  };
 }
 
 function within(work: Promise<unknown>, ms: number): Promise<void> {
@@ -148,7 +182,7 @@ export function openExport(config: TelemetryConfig, resource: Attributes, versio
       logger?.emit({ eventName, body: eventName, severityNumber: SeverityNumber.INFO, attributes: attributes as OtelAttributes });
     },
     async shutdown(): Promise<void> {
-      await within(Promise.all([meters?.shutdown(), loggers?.shutdown()]), EXPORT_TIMEOUT_MS + 1_000);
+      await within(Promise.all([meters?.shutdown(), loggers?.shutdown()]), EXPORT_TIMEOUT_MS + 500);
     },
   };
 }

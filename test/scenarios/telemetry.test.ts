@@ -180,4 +180,31 @@ describe("scenario: telemetry", () => {
     ]);
     expect(points(collector.datapoints(), "claude_code.lines_of_code.count")).toEqual([]);
   });
+
+  test("a collector that is down: the run succeeds and the failure is said once per exporter on stderr", async () => {
+    const gone = await startCollector();
+    const url = gone.url;
+    await gone.close();
+    const { run } = await fixWithTelemetry(exporting(url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }));
+    expect(run.code).toBe(0);
+    const notes = run.stderr.trim().split("\n");
+    expect(notes.map((line) => line.replace(/ failed: .*\(/, " failed: <reason> ("))).toEqual(expect.arrayContaining([
+      `clew: telemetry: export to ${url}/v1/metrics failed: <reason> (further failures are not reported)`,
+      `clew: telemetry: export to ${url}/v1/logs failed: <reason> (further failures are not reported)`,
+    ]));
+    expect(notes.length).toBe(2);
+  });
+
+  test("console exporters write one line per datapoint and event to stderr, never to stdout; grpc is refused with a note", async () => {
+    const { run } = await fixWithTelemetry({
+      CLEW_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "console", OTEL_LOGS_EXPORTER: "console,otlp", OTEL_EXPORTER_OTLP_LOGS_PROTOCOL: "grpc",
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ type: "result", subtype: "success" });
+    const lines = run.stderr.trim().split("\n");
+    expect(lines[0]).toBe("clew: telemetry: OTEL_EXPORTER_OTLP_LOGS_PROTOCOL=grpc is not supported by clew; events are not exported. Use http/protobuf or http/json (a collector's OTLP/HTTP port, usually 4318).");
+    expect(lines.filter((line) => line.startsWith("clew: telemetry: event claude_code.tool_result ")).length).toBe(4);
+    expect(lines.some((line) => /^clew: telemetry: metric claude_code\.session\.count \{.*"start_type":"fresh".*\} 1$/.test(line))).toBe(true);
+    expect(lines.every((line) => line.startsWith("clew: telemetry: "))).toBe(true);
+  });
 });
