@@ -155,9 +155,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   for (const warning of permissions.warnings) options.report(`clew: ${warning}`);
 
-  const firstRequest = firstRequestSignal(options.ask !== undefined);
+  // A host answering approvals over a control channel (the Agent SDK) is headless all the same.
+  const interactive = options.interactive ?? options.ask !== undefined;
+  const firstRequest = firstRequestSignal(interactive);
   const mcpStart = await startSessionMcp({
-    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive: options.ask !== undefined, version: options.version, report: options.report, ...(plugins && plugins.mcpServers.length > 0 ? { pluginServers: plugins.mcpServers, admitPlugin: plugins.admits } : {}), ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
+    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive, version: options.version, report: options.report, ...(options.hostMcpServers ? { hostServers: options.hostMcpServers } : {}), ...(plugins && plugins.mcpServers.length > 0 ? { pluginServers: plugins.mcpServers, admitPlugin: plugins.admits } : {}), ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
   const mcp = mcpStart.mcp;
   const toolSet = await sessionTools({
     builtins: permissions.visibleTools,
@@ -383,7 +385,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
   return new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(options.ask ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

@@ -4,6 +4,7 @@
  * of the window — and refreshed between turns when servers connect, die or change their lists.
  * A session without MCP configuration never loads the runtime or the SDK.
  */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ApiTool, StreamFn } from "../model/types.ts";
 import type { McpServerEntry, McpServerState } from "../mcp/types.ts";
 import { toolVisibility, type RuleSet } from "../permissions/rules.ts";
@@ -11,6 +12,8 @@ import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { McpManager } from "../mcp/runtime/manager.ts";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { HostRelayTransport } from "../mcp/runtime/host-transport.ts";
 import { formatMcpProblem, isStartable, loadMcpConfigFor, mcpServerInitErrors, rememberProjectChoice, untrustedProjectNotice, type ConfiguredServer, type McpServerInitError } from "./mcp-config.ts";
 
 /** How long `-p` waits for servers before its first request (MCP_CONNECT_TIMEOUT_MS in Claude Code's terms). */
@@ -48,6 +51,8 @@ export interface McpStartInput {
   pluginServers?: readonly McpServerEntry[];
   /** Asked before a plugin's server starts: false when its folder changed since install. */
   admitPlugin?: (root: string) => boolean;
+  /** Servers living in the host process (the Agent SDK's in-process servers), by name: their transport. */
+  hostServers?: ReadonlyMap<string, () => Transport>;
 }
 
 export interface McpOutcome {
@@ -71,8 +76,12 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   const runs = (server: ConfiguredServer) => approvedNow.has(server.name) || (isStartable(server) && (server.approval !== "pending" || !input.approve));
   // A configured server of the same name wins over a plugin's (plugins rank lowest, spec §2.1).
   const taken = new Set(config.servers.map((server) => server.name));
-  const startable: McpServerEntry[] = [...config.servers.filter(runs), ...(input.pluginServers ?? []).filter((server) => !taken.has(server.name))];
-  const idle = config.servers.filter((server) => !runs(server)).map(idleState);
+  const hosted = hostEntries(input.hostServers);
+  const hostNames = new Set(hosted.map((entry) => entry.name));
+  // The host that drives clew named its in-process servers explicitly: they win over configured ones.
+  for (const server of config.servers) if (hostNames.has(server.name)) input.report(`clew: MCP server "${server.name}" of ${server.origin} is replaced by the host's in-process server of the same name`);
+  const startable: McpServerEntry[] = [...hosted, ...config.servers.filter((server) => runs(server) && !hostNames.has(server.name)), ...(input.pluginServers ?? []).filter((server) => !taken.has(server.name) && !hostNames.has(server.name))];
+  const idle = config.servers.filter((server) => !runs(server) && !hostNames.has(server.name)).map(idleState);
   const initErrors = mcpServerInitErrors(config.problems, new Set(config.servers.map((server) => server.name)));
   const notice = input.approve ? undefined : untrustedProjectNotice(config.servers, env.cwd);
   if (notice) input.report(`clew: ${notice}`);
@@ -94,6 +103,7 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
     toolTimeoutMs: env.mcpToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     maxOutputTokens: env.maxMcpOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     clientVersion: input.version,
+    ...(input.hostServers ? { hostTransports: input.hostServers } : {}),
     ...(input.admitPlugin ? { admit: (entry: McpServerEntry) => (entry.pluginRoot !== undefined && input.admitPlugin?.(entry.pluginRoot) === false ? `MCP server "${entry.name}" was not started: its plugin's files changed after install (${entry.pluginRoot})` : undefined) } : {}),
   });
   if (blocking) await manager.settled(Math.min(env.mcpTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, env.mcpConnectWaitMs ?? HEADLESS_CONNECT_WAIT_MS));
@@ -104,6 +114,18 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   };
   const mcp: SessionMcp = { manager, states: () => [...manager.states(), ...idle], tools, initErrors, close: () => manager.close() };
   return { mcp, initErrors, idle };
+}
+
+/** Entries for the host's in-process servers: their transport comes from the host, not from a config. */
+function hostEntries(servers: ReadonlyMap<string, () => Transport> | undefined): McpServerEntry[] {
+  return [...(servers?.keys() ?? [])].map((name) => ({
+    name,
+    scope: "sdk",
+    origin: "the Agent SDK host (initialize sdkMcpServers)",
+    config: { type: "stdio", command: "", args: [], env: {} },
+    missingVars: [],
+    hash: "",
+  }));
 }
 
 function summaryOf(server: ConfiguredServer): string {
@@ -125,6 +147,36 @@ async function askForProjectServers(servers: readonly ConfiguredServer[], approv
     if (answer !== "yes") rememberProjectChoice(configDir, server.folder ?? cwd, server.name, server.hash, answer === "always" ? "approved" : "rejected");
   }
   return approved;
+}
+
+/** The host's in-process MCP servers (Agent SDK `sdkMcpServers`): a transport per name, and what the host sends on its own. */
+export interface HostMcpServers {
+  transports: ReadonlyMap<string, () => Transport>;
+  /** A message the host's server sent unasked (a list_changed notification); false for an unknown server. */
+  deliver(server: string, message: unknown): boolean;
+}
+
+/** `relay` carries one JSON-RPC message to the host's server and resolves with its reply. */
+export function hostMcpServers(names: readonly string[], relay: (server: string, message: unknown) => Promise<unknown>): HostMcpServers {
+  const live = new Map<string, HostRelayTransport>();
+  const transports = new Map<string, () => Transport>(
+    names.map((name) => [
+      name,
+      () => {
+        const transport = new HostRelayTransport((message) => relay(name, message), name);
+        live.set(name, transport);
+        return transport;
+      },
+    ]),
+  );
+  return {
+    transports,
+    deliver: (server, message) => {
+      if (!transports.has(server)) return false;
+      if (typeof message === "object" && message !== null) live.get(server)?.deliver(message as JSONRPCMessage);
+      return true;
+    },
+  };
 }
 
 /** stream-json `system/init.mcp_servers`. */

@@ -1,4 +1,5 @@
 /** What the CLI (or a test) passes to open a session. */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ApprovalPort, PermissionMode } from "../permissions/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { CliSettingsInput } from "../settings/sources.ts";
@@ -24,8 +25,12 @@ export interface SessionOptions {
   fork?: boolean;
   sessionId?: string;
   persist: boolean;
-  /** Asks a human about calls that need approval; absent in headless runs. */
+  /** Asks a human (or the host driving clew, over its control channel) about calls that need approval; absent in headless runs. */
   ask?: ApprovalPort;
+  /** A person is at a terminal (default: whenever `ask` is set); a host answering `ask` over stdio is not one. */
+  interactive?: boolean;
+  /** MCP servers living in the host process (the Agent SDK's in-process servers), by name: their transport. */
+  hostMcpServers?: ReadonlyMap<string, () => Transport>;
   /** Asks whether an untrusted folder's project hooks may run; absent in headless runs (they do not). */
   approveHooks?: HookApprovalPort;
   /** Team rollout: asks whether to install the plugins a trusted project's settings ask for; absent headless. */

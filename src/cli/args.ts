@@ -49,6 +49,12 @@ export interface CliOptions {
   maxBudgetUsd: number | undefined;
   /** `--rewind-to N` (with `-p -r ID`): restore the files to just before the session's N-th prompt. */
   rewindTo: number | undefined;
+  /** `--permission-prompt-tool`: who answers permission prompts (`stdio`: the host, over the control protocol). */
+  permissionPromptTool: string | undefined;
+  /** `--allow-dangerously-skip-permissions`: bypassPermissions may be switched to later without starting in it. */
+  allowDangerouslySkipPermissions: boolean;
+  /** `--replay-user-messages` (stream-json in and out): each user message read is echoed with `isReplay: true`. */
+  replayUserMessages: boolean;
   persistSession: boolean;
   forkSession: boolean;
   version: boolean;
@@ -120,6 +126,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
   "--plugin-dir": (o, v) => o.pluginDirs.push(v),
   "--max-budget-usd": (o, v) => (o.maxBudgetUsd = positiveAmount("--max-budget-usd", v)),
   "--rewind-to": (o, v) => (o.rewindTo = positiveInt("--rewind-to", v)),
+  "--permission-prompt-tool": (o, v) => (o.permissionPromptTool = v),
 };
 
 /** `--mcp-config a.json b.json '{"mcpServers":…}'`: each value is one config, never split on commas. */
@@ -151,6 +158,8 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
   "--verbose": (o) => (o.verbose = true),
   "--include-partial-messages": (o) => (o.includePartialMessages = true),
   "--dangerously-skip-permissions": (o) => (o.permissionMode = "bypassPermissions"),
+  "--allow-dangerously-skip-permissions": (o) => (o.allowDangerouslySkipPermissions = true),
+  "--replay-user-messages": (o) => (o.replayUserMessages = true),
   "--no-session-persistence": (o) => (o.persistSession = false),
   "--fork-session": (o) => (o.forkSession = true),
   "--strict-mcp-config": (o) => (o.strictMcpConfig = true),
@@ -170,7 +179,7 @@ export function defaultOptions(): CliOptions {
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],
     pluginDirs: [], mcpConfigs: [], strictMcpConfig: false, agentsJson: undefined, agent: undefined, maxBudgetUsd: undefined,
-    rewindTo: undefined, persistSession: true, forkSession: false, version: false, help: false,
+    rewindTo: undefined, permissionPromptTool: undefined, allowDangerouslySkipPermissions: false, replayUserMessages: false, persistSession: true, forkSession: false, version: false, help: false,
   };
 }
 
@@ -222,6 +231,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     if (UNSUPPORTED.has(flag)) throw new FatalError("usage", `error: ${flag} is a Claude Code feature that clew does not support.`);
     throw usage(`unknown option '${flag}'`);
   }
+  // A stream-json input session has no terminal to draw on: it is headless even without -p
+  // (the Agent SDK starts Claude Code without it).
+  if (options.inputFormat === "stream-json") options.print = true;
   const first = positionals[0];
   if (first !== undefined && SUBCOMMANDS.has(first) && !options.print) {
     options.command = first;

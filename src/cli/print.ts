@@ -19,6 +19,20 @@ export interface PrintIO {
   stdoutIsTTY: boolean;
   readStdin(): Promise<string>;
   onSignal(handler: (signal: "SIGINT" | "SIGTERM") => void): void;
+  /** Standard input as it arrives, for `--input-format stream-json` (default: the process's own). */
+  input?: AsyncIterable<Uint8Array | string>;
+}
+
+/** `--permission-prompt-tool`: only `stdio`, the host of a stream-json session, can answer prompts. */
+function checkPromptTool(options: CliOptions): void {
+  const tool = options.permissionPromptTool;
+  if (tool === undefined) return;
+  if (tool !== "stdio") {
+    throw new FatalError("usage", `error: --permission-prompt-tool ${tool} is not supported: clew asks permission only over the control protocol.`, "Use --permission-prompt-tool stdio with --input-format stream-json (the Agent SDK's canUseTool).");
+  }
+  if (options.inputFormat !== "stream-json") {
+    throw new FatalError("usage", "error: --permission-prompt-tool stdio needs --input-format stream-json and --output-format stream-json: the answers arrive on standard input.");
+  }
 }
 
 const STDIN_LIMIT = 10 * 1024 * 1024;
@@ -44,14 +58,17 @@ async function compactNow(session: Session, instructions: string | undefined, em
 }
 
 export async function runPrint(options: CliOptions, env: Environment, version: string, io: PrintIO): Promise<number> {
-  if (options.inputFormat === "stream-json") {
-    throw new FatalError("usage", "error: --input-format stream-json is not supported by this version of clew.", "Pass the prompt as an argument or as plain text on stdin.");
-  }
   if (options.resume === true) {
     throw new FatalError("usage", "error: --resume needs a session ID with --print.", "Pass the ID (clew -p -r <id> …), use -c for the latest session, or run clew -r without -p to pick one.");
   }
   if (options.outputFormat === "stream-json" && !options.verbose) {
     throw new FatalError("usage", "Error: When using --print, --output-format=stream-json requires --verbose");
+  }
+  checkPromptTool(options);
+  if (options.inputFormat === "stream-json") {
+    if (options.outputFormat !== "stream-json") throw new FatalError("usage", "Error: --input-format=stream-json requires output-format=stream-json.");
+    const { runStreamingSession } = await import("./control/streaming.ts");
+    return runStreamingSession(options, env, version, { ...io, input: io.input ?? Bun.stdin.stream() });
   }
   const started = performance.now();
   const prompt = await resolvePrompt(options, io);

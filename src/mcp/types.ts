@@ -6,7 +6,7 @@
 export type McpTransport = "stdio" | "http" | "sse" | "ws";
 
 /** Where a server definition came from, strongest first (spec §2.1). */
-export type McpScope = "managed" | "cli" | "local" | "project" | "user" | "plugin" | "agent";
+export type McpScope = "managed" | "cli" | "local" | "project" | "user" | "plugin" | "agent" | "sdk";
 
 export interface McpOAuthConfig {
   clientId?: string;

@@ -4,6 +4,7 @@
  * failed with its last stderr lines; the next call restarts it, once.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Prompt, Resource, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError, errorMessage } from "../../util/errors.ts";
 import type { McpServerEntry, McpServerState } from "../types.ts";
@@ -19,6 +20,8 @@ export interface ConnectionOptions {
   clientVersion: string;
   /** Asked before a server starts: a reason when it must not (its plugin's folder changed since install). */
   admit?: (entry: McpServerEntry) => string | undefined;
+  /** Transports of the servers in the host process (scope "sdk"), by name. */
+  hostTransports?: ReadonlyMap<string, () => Transport>;
 }
 
 export interface CallOptions {
@@ -109,7 +112,7 @@ export class ServerConnection {
     if (this.closing) return;
     let built: BuiltTransport;
     try {
-      built = buildTransport(sdk, this.entry, { projectDir: this.options.projectDir, env: this.options.env });
+      built = buildTransport(sdk, this.entry, { projectDir: this.options.projectDir, env: this.options.env, ...(this.options.hostTransports ? { hostTransports: this.options.hostTransports } : {}) });
     } catch (error) {
       this.fail("failed", `MCP server "${this.entry.name}" cannot start: ${errorMessage(error)} (${this.entry.origin})`);
       return;

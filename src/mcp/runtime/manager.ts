@@ -3,6 +3,7 @@
  * background (3 stdio servers at a time, 20 remote ones); each server's failure stays its own.
  * The lead reads `tools()`, `prompts()` and `states()` and hears of changes through `onChange`.
  */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AnyTool } from "../../tools/types.ts";
 import { errorMessage } from "../../util/errors.ts";
 import type { McpPromptInfo, McpServerEntry, McpServerState } from "../types.ts";
@@ -38,6 +39,8 @@ export interface McpRuntimeOptions {
   startAfter?: Promise<void>;
   /** See ConnectionOptions.admit. */
   admit?: (entry: McpServerEntry) => string | undefined;
+  /** See ConnectionOptions.hostTransports. */
+  hostTransports?: ReadonlyMap<string, () => Transport>;
 }
 
 export type McpTextResult = { ok: true; text: string } | { ok: false; message: string };

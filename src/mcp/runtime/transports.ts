@@ -12,6 +12,8 @@ export interface TransportContext {
   projectDir: string;
   env: Readonly<Record<string, string>>;
   onStderr?: () => void;
+  /** Servers living in the host process (Agent SDK in-process servers), by name: their transport. */
+  hostTransports?: ReadonlyMap<string, () => Transport>;
 }
 
 export interface BuiltTransport {
@@ -26,6 +28,11 @@ export function stdioEnvironment(entryEnv: Readonly<Record<string, string>>, con
 }
 
 export function buildTransport(sdk: McpSdk, entry: McpServerEntry, context: TransportContext): BuiltTransport {
+  const hosted = entry.scope === "sdk" ? context.hostTransports?.get(entry.name) : undefined;
+  if (entry.scope === "sdk") {
+    if (!hosted) throw new Error(`the host registered no in-process server named "${entry.name}"`);
+    return { transport: hosted() };
+  }
   const config = entry.config;
   if (config.type === "stdio") {
     const stdio = new StdioProcessTransport(

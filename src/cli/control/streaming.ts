@@ -1,0 +1,232 @@
+/**
+ * `clew -p --input-format stream-json --output-format stream-json`: the session stays up while
+ * standard input is open, each user message read runs as one turn (later ones queue), and
+ * control requests are answered while a turn runs. A first-line `initialize` is read before the
+ * session opens, so its system prompt, agents and in-process MCP servers shape it.
+ */
+import { openSession } from "../../app/bootstrap.ts";
+import { hostMcpServers, type HostMcpServers } from "../../app/mcp-setup.ts";
+import { buildResult } from "../../app/result.ts";
+import type { Session } from "../../app/session.ts";
+import type { SessionOptions } from "../../app/session-options.ts";
+import type { AgentEvent } from "../../loop/events.ts";
+import type { Environment } from "../../settings/paths.ts";
+import { errorMessage } from "../../util/errors.ts";
+import type { CliOptions } from "../args.ts";
+import { sessionFlags } from "../session-flags.ts";
+import { framesFor, initFrame } from "../stream-json.ts";
+import { ControlChannel, type Frame } from "./channel.ts";
+import { inputErrorFrame, replayFrame, SessionStateFrames } from "./frames.ts";
+import { initializeResponse, parseInitialize, type InitConfig } from "./initialize.ts";
+import { readInputItems, type InboundItem } from "./input.ts";
+import { controlApprovalPort } from "./permission-port.ts";
+import { AsyncQueue } from "./queue.ts";
+import { answerControl, type ControlContext } from "./requests.ts";
+
+export interface StreamingIO {
+  write(text: string): void;
+  writeError(text: string): void;
+  /** Standard input, as it arrives. */
+  input: AsyncIterable<Uint8Array | string>;
+  onSignal(handler: (signal: "SIGINT" | "SIGTERM") => void): void;
+}
+
+type UserItem = Extract<InboundItem, { kind: "user" }>;
+
+/** Model aliases offered to the host's model picker (`supportedModels()`). */
+const MODEL_ALIASES = [
+  { alias: "default", description: "The session's default model" },
+  { alias: "opus", description: "The most capable model" },
+  { alias: "sonnet", description: "Fast and capable" },
+  { alias: "haiku", description: "The fastest, for simple tasks" },
+];
+
+/** The first item that is not a keep-alive: an initialize request, or whatever came instead. */
+async function firstItem(inbox: AsyncQueue<InboundItem>): Promise<InboundItem | undefined> {
+  for (;;) {
+    const next = await inbox.next();
+    if (next.done) return undefined;
+    if (next.value.kind !== "keep_alive") return next.value;
+  }
+}
+
+function objectOf(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** What initialize adds to the options the command line gave. */
+function withInit(flags: ReturnType<typeof sessionFlags>, init: InitConfig | undefined): Partial<SessionOptions> {
+  if (!init) return {};
+  const append = [flags.appendSystemPrompt, init.appendSystemPrompt].filter((part) => part !== undefined && part.trim() !== "").join("\n\n");
+  return {
+    ...(init.systemPrompt !== undefined ? { systemPrompt: init.systemPrompt } : {}),
+    ...(append !== "" ? { appendSystemPrompt: append } : {}),
+    ...(init.agents ? { agentsJson: { ...objectOf(flags.agentsJson), ...init.agents } } : {}),
+  };
+}
+
+export async function runStreamingSession(options: CliOptions, env: Environment, version: string, io: StreamingIO): Promise<number> {
+  const write = (frame: Frame) => io.write(`${JSON.stringify(frame)}\n`);
+  const channel = new ControlChannel(write);
+  const inbox = new AsyncQueue<InboundItem>();
+  const reading = (async () => {
+    try {
+      // A control_response no request waits for answers one that was cancelled: nothing to do.
+      for await (const item of readInputItems(io.input)) if (item.kind === "control_response") channel.settle(item.response);
+      else inbox.push(item);
+    } catch (error) {
+      inbox.push({ kind: "invalid", line: 0, message: `standard input could not be read: ${errorMessage(error)}` });
+    } finally {
+      inbox.end();
+      channel.close("standard input ended, so the host can no longer answer");
+    }
+  })();
+
+  let sessionId: string | undefined;
+  const states = new SessionStateFrames(write, env.childEnv.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1", () => sessionId ?? "");
+  const badInput = (message: string, line: number) => {
+    write(inputErrorFrame(message, line, sessionId));
+    io.writeError(`clew: ${message}; the line was skipped\n`);
+  };
+
+  const first = await firstItem(inbox);
+  const early: InboundItem[] = [];
+  let initRequestId: string | undefined;
+  let init: InitConfig | undefined;
+  if (first?.kind === "control_request" && first.request.subtype === "initialize") {
+    const parsed = parseInitialize(first.request);
+    if (!parsed.ok) {
+      // Going on would run the host's prompts without what it asked for (its hooks, its schema).
+      channel.fail(first.requestId, parsed.error);
+      io.writeError(`clew: ${parsed.error}\n`);
+      return 1;
+    }
+    for (const notice of parsed.notices) io.writeError(`clew: ${notice}\n`);
+    initRequestId = first.requestId;
+    init = parsed.config;
+  } else if (first) early.push(first);
+
+  let current: AbortController | undefined;
+  const interrupt = (why: string): boolean => {
+    if (!current || current.signal.aborted) return false;
+    current.abort(new Error(why));
+    return true;
+  };
+  const host: HostMcpServers | undefined =
+    init && init.sdkMcpServers.length > 0
+      ? hostMcpServers(init.sdkMcpServers, async (server, message) => (await channel.request({ subtype: "mcp_message", server_name: server, message })).mcp_response)
+      : undefined;
+  const ask =
+    options.permissionPromptTool === "stdio"
+      ? controlApprovalPort(channel, {
+          asking: () => states.set("requires_action"),
+          answered: () => states.set("running"),
+          interrupt: () => interrupt("Interrupted: the host denied a tool call and asked to stop"),
+          notice: (message) => io.writeError(`clew: ${message}\n`),
+        })
+      : undefined;
+  const flags = sessionFlags(options, env, version);
+  let session: Session;
+  try {
+    session = await openSession({
+      ...flags,
+      ...withInit(flags, init),
+      resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
+      fork: options.forkSession,
+      sessionId: options.sessionId,
+      waitForBackground: true,
+      report: (line) => io.writeError(`${line}\n`),
+      ...(ask ? { ask, interactive: false } : {}),
+      ...(host ? { hostMcpServers: host.transports } : {}),
+    });
+  } catch (error) {
+    if (initRequestId) channel.fail(initRequestId, errorMessage(error));
+    throw error;
+  }
+  sessionId = session.info.sessionId;
+  if (initRequestId) {
+    const agents = await session.agentTypes();
+    channel.succeed(initRequestId, initializeResponse({ commands: session.userInvocables(), agents, models: MODEL_ALIASES, apiKeySource: session.info.apiKeySource }));
+  }
+
+  const turns = new AsyncQueue<UserItem>();
+  let signalExit: number | undefined;
+  io.onSignal((signal) => {
+    signalExit ??= signal === "SIGINT" ? 130 : 143;
+    interrupt(`Received ${signal}`);
+    turns.end();
+  });
+  const context: ControlContext = {
+    session,
+    interrupt: () => interrupt("Interrupted by the host"),
+    bypassAllowed: options.allowDangerouslySkipPermissions || session.permissionMode === "bypassPermissions",
+    deliverMcp: (server, message) => host?.deliver(server, message) ?? false,
+  };
+  const route = (item: InboundItem) => {
+    switch (item.kind) {
+      case "user":
+        if (item.sessionId !== undefined && item.sessionId !== session.info.sessionId && item.sessionId !== "default") {
+          badInput(`line ${item.line} of standard input is a message for session ${item.sessionId}, but this session is ${session.info.sessionId}`, item.line);
+          return;
+        }
+        if (options.replayUserMessages) write(replayFrame(item.content, session.info.sessionId, item.uuid));
+        turns.push(item);
+        return;
+      case "control_request":
+        void answerControl(item.request, context).then(
+          (answer) => (answer.ok ? channel.succeed(item.requestId, answer.response) : channel.fail(item.requestId, answer.error)),
+          (error: unknown) => channel.fail(item.requestId, `${item.request.subtype} failed: ${errorMessage(error)}`),
+        );
+        return;
+      case "invalid":
+        badInput(item.message, item.line);
+        return;
+      default:
+        return;
+    }
+  };
+  const dispatching = (async () => {
+    for (const item of early) route(item);
+    for await (const item of inbox) route(item);
+    turns.end();
+  })();
+
+  let lastFailed = false;
+  try {
+    for await (const item of turns) {
+      const started = performance.now();
+      const controller = new AbortController();
+      current = controller;
+      write(initFrame(session.info));
+      states.set("running");
+      const onEvent = (event: AgentEvent) => {
+        for (const frame of framesFor(event, session.info, options.includePartialMessages)) write(frame);
+        if (event.type === "notice") io.writeError(`clew: ${event.message}\n`);
+      };
+      let outcome;
+      try {
+        outcome = await session.runTurn(item.content, onEvent, controller.signal);
+      } finally {
+        current = undefined;
+      }
+      const result = buildResult(outcome, {
+        sessionId: session.info.sessionId,
+        model: session.info.model,
+        durationMs: performance.now() - started,
+        maxTurns: options.maxTurns ?? env.maxTurns,
+        context: session.contextUsage(),
+        helperUsage: session.helperUsage(),
+        ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+      });
+      write(result as unknown as Frame);
+      // An interrupt is what the host asked for, not a failure of the session.
+      lastFailed = result.is_error && result.subtype !== "error_during_execution";
+      if (turns.size === 0) states.set("idle");
+    }
+  } finally {
+    await session.close();
+  }
+  if (signalExit === undefined) await dispatching;
+  if (signalExit === undefined) await reading;
+  return signalExit ?? (lastFailed ? 1 : 0);
+}
