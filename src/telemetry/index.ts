@@ -20,6 +20,8 @@ export interface TelemetryStart {
   configDir: string;
   /** The main conversation's model now. */
   model: () => string;
+  /** The effort level its requests carry now (`output_config.effort`), if any. */
+  effort: () => string | undefined;
   resume: "continue" | "id" | undefined;
   costUSD: (model: string, usage: TokenUsage) => number;
   /** One line for the user (stderr). */
@@ -80,6 +82,7 @@ export async function startTelemetry(start: TelemetryStart): Promise<SessionTele
     logAssistantResponses: config.logAssistantResponses,
     logToolDetails: config.logToolDetails,
     model: start.model,
+    effort: start.effort,
     startType: start.resume === "continue" ? "continue" : start.resume === "id" ? "resume" : "fresh",
     costUSD: start.costUSD,
     now: () => performance.now(),

@@ -34,6 +34,8 @@ export interface SinkOptions {
   logToolDetails: boolean;
   /** The main conversation's model now (it can change with /model). */
   model: () => string;
+  /** The effort level the main conversation's requests carry, if any (it can change with /effort). */
+  effort: () => string | undefined;
   startType: "fresh" | "resume" | "continue";
   costUSD: (model: string, usage: TokenUsage) => number;
   /** Monotonic milliseconds, for durations. */
@@ -170,7 +172,13 @@ export class TelemetrySink {
   }
 
   private requestAttributes(model: string, origin: Origin): Attributes {
-    return { model, query_source: origin.source, ...(origin.agentName ? { "agent.name": origin.agentName } : {}) };
+    return { model, query_source: origin.source, ...this.effortOf(origin), ...(origin.agentName ? { "agent.name": origin.agentName } : {}) };
+  }
+
+  /** Helpers choose their own effort, which their events do not carry: only the main conversation's is known. */
+  private effortOf(origin: Origin): Attributes {
+    const effort = origin === MAIN ? this.options.effort() : undefined;
+    return effort ? { effort } : {};
   }
 
   private apiRequest(message: AssistantMessage, origin: Origin): void {
@@ -201,6 +209,7 @@ export class TelemetrySink {
       cache_creation_tokens: usage.cacheCreationInputTokens,
       speed: "normal",
       query_source: origin.eventSource,
+      ...this.effortOf(origin),
       ...(origin.agentName ? { "agent.name": origin.agentName } : {}),
     });
     const text = replyText(message);
@@ -228,6 +237,7 @@ export class TelemetrySink {
       attempt: request.attempts,
       speed: "normal",
       query_source: origin.eventSource,
+      ...this.effortOf(origin),
     });
   }
 

@@ -47,7 +47,7 @@ const telemetry = await startTelemetry({
   processEnv: on ? { CLEW_ENABLE_TELEMETRY: "1", OTEL_LOGS_EXPORTER: "console" } : { OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" },
   settings: { settings: { env: {} }, origins: {} },
   sessionId: "s", version: "0", configDir: ${JSON.stringify(tempDirectory("clew-telemetry-cfg-"))},
-  model: () => "m", resume: undefined, costUSD: () => 0, report: () => {},
+  model: () => "m", effort: () => undefined, resume: undefined, costUSD: () => 0, report: () => {},
 });
 const recorder = () => {};
 console.log(JSON.stringify({ same: telemetry.observe(recorder) === recorder, otel: Object.keys(require.cache).filter((key) => key.includes("@opentelemetry")).length }));

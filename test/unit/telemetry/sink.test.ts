@@ -10,7 +10,7 @@ import { systemNote } from "../../../src/util/system-note.ts";
 const S = { "session.id": "S", "user.id": "U" };
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
-function recording() {
+function recording(effort?: string) {
   const metrics: Array<{ name: MetricName; value: number; attributes: Attributes }> = [];
   const events: Array<{ name: EventName; attributes: Attributes }> = [];
   const port: SignalPort = {
@@ -25,6 +25,7 @@ function recording() {
     logAssistantResponses: false,
     logToolDetails: false,
     model: () => "claude-main",
+    effort: () => effort,
     startType: "resume",
     costUSD: (model, usage) => (model === "claude-main" ? 0.001 : 0.0001) * usage.outputTokens,
     // Every reading of the clock is 10 ms after the last one.
@@ -136,8 +137,17 @@ describe("telemetry sink", () => {
     ]);
   });
 
+  test("the main conversation's effort level rides on its request metrics and events; a helper's is not known", () => {
+    const { sink, metrics, events } = recording("high");
+    sink.handle({ type: "request_start", turn: 1 });
+    sink.handle({ type: "assistant_message", message: message("claude-main", "", usage(1, 1)) });
+    sink.handle({ type: "subagent", parentToolUseId: "p", agentId: "a1", agentType: "Plan", description: "d", background: false, event: { type: "assistant_message", message: message("claude-small", "", usage(1, 1)) } });
+    expect(metrics.filter((metric) => metric.name === "claude_code.cost.usage").map((metric) => metric.attributes.effort)).toEqual(["high", undefined]);
+    expect(events.map((event) => event.attributes.effort)).toEqual(["high", undefined]);
+  });
+
   test("a helper's request counts as query_source subagent, its type named only when built in", () => {
-    const { sink, metrics, events } = recording();
+    const { sink, metrics, events } = recording("high");
     const inner = (agentType: string, agentId: string, event: AgentEvent): AgentEvent => ({ type: "subagent", parentToolUseId: "p", agentId, agentType, description: "d", background: false, event });
     sink.handle(inner("Explore", "a1", { type: "request_start", turn: 1 }));
     sink.handle(inner("Explore", "a1", { type: "assistant_message", message: message("claude-small", "", usage(1, 2)) }));
