@@ -1,22 +1,26 @@
 /**
- * What the prompt prefixes do: `@path` attaches a file (or a directory listing), `!cmd` runs a
- * shell command whose output goes with the next prompt, `#note` appends a line to the project's
- * instruction file. Also Tab completion for slash commands and `@` paths.
+ * What the prompt prefixes do: `@path` attaches a file (or a directory listing, or an image), and
+ * a pasted image path attaches the image; `!cmd` runs a shell command whose output goes with the
+ * next prompt; `#note` appends a line to the project's instruction file. Also Tab completion for
+ * slash commands and `@` paths.
  */
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { extname, join, relative, resolve } from "node:path";
 import type { Completion } from "../ui/editor.ts";
+import { imageAttachment, pastedImagePaths, type PromptBlock } from "./prompt-images.ts";
 
 const MAX_FILE_BYTES = 256 * 1024;
 const MAX_LISTING = 200;
 const MAX_SHELL_CHARS = 30_000;
 
 export interface Attachment {
-  /** As written after `@`. */
+  /** As written after `@`, or the pasted path. */
   mention: string;
-  /** The text block sent with the prompt. */
+  /** The attachment's text: the file's contents, a listing, or the line naming an image. */
   text: string;
-  /** One line for the screen: "Attached src/x.ts (120 lines)". */
+  /** The blocks sent with the prompt, ready for the user message: the text, or a line and an image. */
+  blocks: PromptBlock[];
+  /** One line for the screen: "Attached src/x.ts (120 lines)", "Attached shot.png (1280×720 px, 245.0 KB)". */
   summary: string;
 }
 
@@ -34,7 +38,11 @@ function readBounded(path: string): { text: string; truncated: boolean } | undef
   return { text: head.toString("utf8"), truncated: size > MAX_FILE_BYTES };
 }
 
-function attach(mention: string, path: string, cwd: string): Attachment | undefined {
+function textAttachment(mention: string, text: string, summary: string): Attachment {
+  return { mention, text, blocks: [{ type: "text", text }], summary };
+}
+
+function attach(mention: string, path: string, cwd: string, imagesSoFar: number): Attachment | undefined {
   const shown = relative(cwd, path) || ".";
   const stat = statSync(path);
   if (stat.isDirectory()) {
@@ -43,25 +51,39 @@ function attach(mention: string, path: string, cwd: string): Attachment | undefi
       .sort();
     const listed = entries.slice(0, MAX_LISTING);
     const more = entries.length > MAX_LISTING ? `\n… and ${entries.length - MAX_LISTING} more` : "";
-    return {
-      mention,
-      text: `Listing of the directory ${shown} (mentioned by the user as @${mention}):\n${listed.join("\n")}${more}`,
-      summary: `Listed ${shown}/ (${entries.length} entries)`,
-    };
+    return textAttachment(mention, `Listing of the directory ${shown} (mentioned by the user as @${mention}):\n${listed.join("\n")}${more}`, `Listed ${shown}/ (${entries.length} entries)`);
   }
   if (!stat.isFile()) return undefined;
+  const image = imageAttachment(path, cwd, imagesSoFar);
+  if (image) return { mention, ...image };
+  if (extname(path).toLowerCase() === ".pdf") {
+    // Read sends PDFs as documents, with page ranges and the API's limits; the model opens it there.
+    return textAttachment(
+      mention,
+      `The user mentioned the PDF ${path} (as @${mention}). Read it with the Read tool; a PDF of more than 10 pages needs pages (for example "1-10").`,
+      `Mentioned ${shown} (a PDF: the model reads it with Read)`,
+    );
+  }
   const read = readBounded(path);
   if (!read) return undefined;
   const lines = read.text === "" ? 0 : read.text.split("\n").length - (read.text.endsWith("\n") ? 1 : 0);
   const cut = read.truncated ? `\n(truncated at ${MAX_FILE_BYTES / 1024} KB; Read the rest with offset/limit)` : "";
-  return {
+  return textAttachment(
     mention,
-    text: `Contents of ${path} (mentioned by the user as @${mention}):\n<file path="${path}">\n${read.text}${read.text.endsWith("\n") || read.text === "" ? "" : "\n"}</file>${cut}`,
-    summary: `Attached ${shown} (${lines} ${lines === 1 ? "line" : "lines"}${read.truncated ? ", truncated" : ""})`,
-  };
+    `Contents of ${path} (mentioned by the user as @${mention}):\n<file path="${path}">\n${read.text}${read.text.endsWith("\n") || read.text === "" ? "" : "\n"}</file>${cut}`,
+    `Attached ${shown} (${lines} ${lines === 1 ? "line" : "lines"}${read.truncated ? ", truncated" : ""})`,
+  );
 }
 
-/** Finds `@path` words and reads what they name; trailing punctuation is not part of a path. */
+function imageCount(attachments: readonly Attachment[]): number {
+  return attachments.reduce((count, attachment) => count + attachment.blocks.filter((block) => block.type === "image").length, 0);
+}
+
+/**
+ * Finds `@path` words and reads what they name (trailing punctuation is not part of a path), then
+ * image paths pasted or dragged in without `@`. Each attachment's `blocks` go into the user message
+ * after the prompt.
+ */
 export function resolveMentions(prompt: string, cwd: string): MentionResult {
   const attachments: Attachment[] = [];
   const missing: string[] = [];
@@ -77,11 +99,25 @@ export function resolveMentions(prompt: string, cwd: string): MentionResult {
     const path = resolve(cwd, found);
     if (seen.has(path)) continue;
     seen.add(path);
-    const attachment = attach(found, path, cwd);
+    const attachment = attach(found, path, cwd, imageCount(attachments));
     if (attachment) attachments.push(attachment);
     else missing.push(found);
   }
+  for (const pasted of pastedImagePaths(prompt)) {
+    if (seen.has(pasted) || !isFile(pasted)) continue;
+    seen.add(pasted);
+    const image = imageAttachment(pasted, cwd, imageCount(attachments));
+    if (image) attachments.push({ mention: pasted, ...image });
+  }
   return { attachments, missing };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export interface ShellRun {

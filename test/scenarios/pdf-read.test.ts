@@ -73,7 +73,7 @@ describe("scenario: reading PDFs", () => {
 
     // The transcript records what was read, not the PDF a second time.
     const lines = readFileSync(transcripts(configDir)[0] ?? "", "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-    const pdfResults = lines.map((line) => line.toolUseResult).filter((data): data is { type: string } => typeof data === "object" && data !== null && (data as { type?: string }).type === "pdf");
+    const pdfResults: unknown[] = lines.map((line) => line.toolUseResult).filter((data) => typeof data === "object" && data !== null && (data as { type?: unknown }).type === "pdf");
     expect(pdfResults).toEqual([
       { type: "pdf", file: { filePath: report, originalSize: readFileSync(report).length, totalPages: 12, pages: "3-4", sentAs: "document" } },
       { type: "pdf", file: { filePath: memo, originalSize: memoBytes.length, totalPages: 2, pages: "1-2", sentAs: "document" } },

@@ -4,7 +4,7 @@
  */
 import { extname } from "node:path";
 
-export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+export { sniffImage, type ImageMediaType } from "../../util/image-limits.ts";
 
 /** How many leading bytes the sniffers need. */
 export const SNIFF_BYTES = 8192;
@@ -15,14 +15,6 @@ const PDF_HEADER_WINDOW = 1024;
 /** True when the bytes carry a `%PDF-` header, whatever the file is called. */
 export function sniffPdf(head: Uint8Array): boolean {
   return Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, PDF_HEADER_WINDOW)).includes("%PDF-", 0, "latin1");
-}
-
-export function sniffImage(head: Uint8Array): ImageMediaType | undefined {
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
-  if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg";
-  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "image/gif";
-  if (startsWith(head, ascii("RIFF")) && startsWith(head.subarray(8), ascii("WEBP"))) return "image/webp";
-  return undefined;
 }
 
 const BINARY_EXTENSIONS = new Set([
@@ -41,13 +33,4 @@ const BINARY_EXTENSIONS = new Set([
 export function looksBinary(path: string, head: Uint8Array): boolean {
   if (BINARY_EXTENSIONS.has(extname(path).toLowerCase())) return true;
   return head.subarray(0, SNIFF_BYTES).includes(0);
-}
-
-function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
-  if (bytes.length < prefix.length) return false;
-  return prefix.every((byte, i) => bytes[i] === byte);
-}
-
-function ascii(text: string): number[] {
-  return [...text].map((char) => char.charCodeAt(0));
 }
