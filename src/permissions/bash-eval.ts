@@ -14,6 +14,7 @@ import * as say from "./reasons.ts";
 import type { PermissionRule, RuleSet } from "./rules.ts";
 import type { SimpleCommand } from "./shell-types.ts";
 import { splitCommand } from "./shell-split.ts";
+import { decideSandbox } from "./sandbox-rules.ts";
 import { paramMatches, ruleConcernsTool } from "./tool-rules.ts";
 import type { PermissionCall, PermissionContext, PermissionEvaluation } from "./types.ts";
 
@@ -61,8 +62,12 @@ function criticalRemoval(facts: Facts, context: PermissionContext): string | und
   return undefined;
 }
 
-/** Step 5: what must be asked whatever the rules say (`critical` even in bypassPermissions mode). */
-function safetyCheck(facts: Facts, rules: RuleSet, context: PermissionContext): { why: string; critical: boolean } | undefined {
+/**
+ * Step 5: what must be asked whatever the rules say (`critical` even in bypassPermissions mode).
+ * `contained`: a check the OS sandbox enforces by itself (writes outside the working directories),
+ * which a sandboxed command therefore need not ask about.
+ */
+function safetyCheck(facts: Facts, rules: RuleSet, context: PermissionContext): { why: string; critical: boolean; contained?: true } | undefined {
   const critical = criticalRemoval(facts, context);
   if (critical) {
     return { why: `it removes ${critical}, a critical path (the root, a top-level or home directory, a working directory or a parent of one); no rule can approve that`, critical: true };
@@ -75,16 +80,16 @@ function safetyCheck(facts: Facts, rules: RuleSet, context: PermissionContext): 
   }
   for (const cmd of facts.commands) {
     for (const { target } of fileWrites(cmd)) {
-      if (target.tilde || target.dynamic) return { why: `it writes to ${target.raw}; redirections to paths with ~, variables or globs are never approved automatically`, critical: false };
-      if (facts.changesDir && !target.value.startsWith("/")) return { why: `it changes directory and then writes to ${target.raw}`, critical: false };
+      if (target.tilde || target.dynamic) return { why: `it writes to ${target.raw}; redirections to paths with ~, variables or globs are never approved automatically`, critical: false, contained: true };
+      if (facts.changesDir && !target.value.startsWith("/")) return { why: `it changes directory and then writes to ${target.raw}`, critical: false, contained: true };
     }
-    if (facts.changesDir && cmd.argv[0] === "git") return { why: "it runs git after changing directory", critical: false };
+    if (facts.changesDir && cmd.argv[0] === "git") return { why: "it runs git after changing directory", critical: false, contained: true };
   }
   const editAllows = rules.allow.filter((rule) => rule.target.kind === "path" && rule.tool === "Edit");
   for (const write of facts.writes) {
     if (!write.redirect) continue;
     const outside = write.forms.find((forms) => !insideWorkingDirs(forms, context) && !editAllows.some((rule) => pathMatchesAll(rule, forms, context)));
-    if (outside) return { why: `it writes ${write.word.value}, outside the working directories`, critical: false };
+    if (outside) return { why: `it writes ${write.word.value}, outside the working directories`, critical: false, contained: true };
   }
   return undefined;
 }
@@ -182,14 +187,19 @@ interface ShellDecision {
 function decideShell(rules: RuleSet, call: PermissionCall, facts: Facts, context: PermissionContext): ShellDecision {
   const denied = ruleHit(rules.deny, call, facts, context);
   if (denied) return { evaluation: say.deniedByRule(call, denied.rule, denied.detail), by: "deny", command: denied.command };
-  const asked = ruleHit(rules.ask, call, facts, context);
+  // Spec §7.3: a command the OS sandbox contains runs without a prompt (never in plan mode); a bare
+  // `Bash` ask rule yields to it, a content-scoped one (`Bash(git push *)`) does not.
+  const sandbox = context.sandbox?.autoAllow === true && context.mode !== "plan" ? decideSandbox(context.sandbox, call.input, facts.whole, facts.commands) : undefined;
+  const contained = sandbox?.sandboxed === true;
+  const askRules = contained ? rules.ask.filter((rule) => !(rule.target.kind === "any" && ruleConcernsTool(rule, call.toolName))) : rules.ask;
+  const asked = ruleHit(askRules, call, facts, context);
   if (asked) return { evaluation: say.askedByRule(call, asked.rule, asked.detail), by: "ask", command: asked.command };
   // Read deny rules hold in every mode, bypassPermissions included.
   const reads = readGateReason(facts, rules, context);
   if (reads) return { evaluation: say.needsApproval(call, reads), by: "read" };
 
   const unsafe = safetyCheck(facts, rules, context);
-  if (unsafe && (unsafe.critical || context.mode !== "bypassPermissions")) return { evaluation: say.needsApproval(call, unsafe.why) };
+  if (unsafe && (unsafe.critical || context.mode !== "bypassPermissions") && !(contained && unsafe.contained)) return { evaluation: say.needsApproval(call, unsafe.why) };
 
   const allowRules = rules.allow.filter((rule) => ruleConcernsTool(rule, call.toolName));
   const editAllows = rules.allow.filter((rule) => rule.target.kind === "path" && rule.tool === "Edit");
@@ -213,6 +223,7 @@ function decideShell(rules: RuleSet, call: PermissionCall, facts: Facts, context
     return { evaluation: rule ? say.allowedByRule(rule) : say.allowed("read-only commands") };
   }
 
+  if (contained && context.mode !== "bypassPermissions") return { evaluation: say.allowed("the command runs inside the OS sandbox, which keeps its writes to the working directories and its network to the allowed hosts (sandbox.autoAllowBashIfSandboxed)") };
   switch (context.mode) {
     case "bypassPermissions":
       return { evaluation: say.allowed("bypassPermissions mode") };

@@ -6,6 +6,7 @@
 import { evaluate } from "./evaluate.ts";
 import * as say from "./reasons.ts";
 import { compileRules, type RuleSet } from "./rules.ts";
+import type { SandboxView } from "./sandbox/types.ts";
 import type { ApprovalAnswer, ApprovalPort, Gate, PermissionCall, PermissionContext, PermissionDecision, PermissionEvaluation, PermissionRequest, RuleWarning } from "./types.ts";
 
 export interface GateOptions {
@@ -34,6 +35,8 @@ export interface PermissionGate extends Gate {
   endTurn(): void;
   /** The decision without asking anyone: an ask is a denial (`!cmd` in a skill must be allowed outright). */
   peek(request: PermissionRequest): Promise<PermissionDecision>;
+  /** The OS sandbox Bash runs in (app/sandbox-setup.ts, once it is known to start); undefined: none. */
+  useSandbox(view: SandboxView | undefined): void;
 }
 
 function resolveValue<T>(value: T | (() => T)): T {
@@ -51,6 +54,11 @@ export function createGate(options: GateOptions): PermissionGate {
   const grants: string[] = [];
   let granted: RuleSet = compileRules([]);
   let turnGranted: RuleSet = compileRules([]);
+  let sandbox: SandboxView | undefined;
+  const contextNow = (): PermissionContext => {
+    const context = resolveValue(options.context);
+    return sandbox ? { ...context, sandbox } : context;
+  };
 
   const compile = (texts: readonly string[]): RuleSet => {
     const context = resolveValue(options.context);
@@ -84,12 +92,12 @@ export function createGate(options: GateOptions): PermissionGate {
 
   const peek = async (request: PermissionRequest): Promise<PermissionDecision> => {
     const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };
-    const evaluation = await evaluate(rulesNow(), call, resolveValue(options.context));
+    const evaluation = await evaluate(rulesNow(), call, contextNow());
     return evaluation.behavior === "ask" ? toDecision({ ...evaluation, behavior: "deny" }) : toDecision(evaluation);
   };
 
   const check = async (request: PermissionRequest): Promise<PermissionDecision> => {
-    const shared = resolveValue(options.context);
+    const shared = contextNow();
     const context = request.mode ? { ...shared, mode: request.mode } : shared;
     const rules = rulesNow();
     const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };
@@ -114,5 +122,9 @@ export function createGate(options: GateOptions): PermissionGate {
     turnGranted = compileRules([]);
   };
 
-  return { check, peek, grant, grantForTurn, endTurn, sessionGrants: () => [...grants] };
+  const useSandbox = (view: SandboxView | undefined): void => {
+    sandbox = view;
+  };
+
+  return { check, peek, grant, grantForTurn, endTurn, useSandbox, sessionGrants: () => [...grants] };
 }

@@ -2,6 +2,8 @@
  * The permission seam. The executor asks the gate about every call, built-in or not; the gate
  * decides from data (rules, mode) and, where a human can be asked, through an injected port.
  */
+import type { SandboxView } from "./sandbox/types.ts";
+
 /** Drives permission defaults and scheduling: consecutive `read` calls run concurrently. */
 export type ToolAccess = "read" | "write" | "exec" | "network";
 
@@ -96,6 +98,8 @@ export interface PermissionContext {
    * hold a denied file, git may track one), so a missing port never loosens a Read deny.
    */
   files?: FileSystemView;
+  /** The OS sandbox Bash runs in, when it is on and works here (spec §7.3 auto-allow). */
+  sandbox?: SandboxView;
 }
 
 export type DirEntryKind = "file" | "dir" | "symlink" | "other";

@@ -12,6 +12,7 @@ export type { SettingsFile } from "./schema/settings.ts";
 export type { CommandHook, HookGroup, HookHandler, HooksSettings } from "./schema/hooks.ts";
 export type { DefaultModeSetting, PermissionsSettings } from "./schema/permissions.ts";
 export type { KnownMarketplace, MarketplaceSource } from "./schema/plugins.ts";
+export type { SandboxSettings } from "./schema/sandbox.ts";
 
 /** Strongest first: managed, command line, local project, shared project, user, built-in defaults. */
 export type SettingsScope = "managed" | "cli" | "local" | "project" | "user" | "default";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type { z } from "zod";
 import { lazySchema } from "../util/lazy-schema.ts";
 import { errorMessage, ToolError } from "../util/errors.ts";
-import { runShell, type RunResult } from "./shared/shell.ts";
-import { defineTool, type ToolOutput, type ToolSession } from "./types.ts";
+import { runShell, type RunResult, type ShellSpec } from "./shared/shell.ts";
+import { defineTool, type SandboxPlan, type ToolOutput, type ToolSession } from "./types.ts";
 import description from "./bash.md" with { type: "text" };
 
 const input = lazySchema((z) =>
@@ -19,6 +19,10 @@ const input = lazySchema((z) =>
       .boolean()
       .optional()
       .describe("Run in the background; read output with BashOutput"),
+    dangerouslyDisableSandbox: z
+      .boolean()
+      .optional()
+      .describe("Set this to true to dangerously override sandbox mode and run commands without sandboxing."),
   }),
 );
 
@@ -45,7 +49,9 @@ export const bashTool = defineTool({
   async run(args, ctx): Promise<ToolOutput> {
     const { session } = ctx;
     const notes = ensureCwdExists(session);
-    if (args.run_in_background === true) return startInBackground(args, session, notes);
+    const plan = await planSandbox(args, session);
+    const launch = plan?.sandboxed ? { launch: plan.launch } : {};
+    if (args.run_in_background === true) return startInBackground(args, session, notes, launch);
 
     const limits = session.limits;
     const timeoutMs = Math.min(args.timeout ?? limits.bashDefaultTimeoutMs, limits.bashMaxTimeoutMs);
@@ -59,6 +65,7 @@ export const bashTool = defineTool({
         ...(session.spillDir ? { spillStem: join(session.spillDir, ctx.toolUseId) } : {}),
         timeoutMs,
         signal: ctx.signal,
+        ...launch,
       });
     } catch (error) {
       throw new ToolError(`Could not run the command: ${errorMessage(error)}`);
@@ -72,8 +79,9 @@ export const bashTool = defineTool({
       isImage: false,
       exitCode: result.exitCode,
     };
+    const blocked = plan?.sandboxed && !result.interrupted ? plan.explain(result) : undefined;
     return {
-      content: [...notes, formatContent(result, timeoutMs)].join("\n"),
+      content: [...notes, formatContent(result, timeoutMs), ...(blocked ? [blocked] : [])].join("\n"),
       display: { summary: summarize(result) },
       data,
       // The output so far is still worth showing, but a command that never finished failed.
@@ -82,8 +90,24 @@ export const bashTool = defineTool({
   },
 });
 
-function startInBackground(args: BashInput, session: ToolSession, notes: string[]): ToolOutput {
+/** Whether the command runs inside the OS sandbox (undefined: there is none in this session). */
+async function planSandbox(args: BashInput, session: ToolSession): Promise<SandboxPlan | undefined> {
+  if (!session.sandbox) return undefined;
+  try {
+    return await session.sandbox.prepare({
+      command: args.command,
+      cwd: session.cwd,
+      ...(args.dangerouslyDisableSandbox === true ? { dangerouslyDisableSandbox: true } : {}),
+    });
+  } catch (error) {
+    // Never run unsandboxed because the sandbox failed: the gate may have approved it for being contained.
+    throw new ToolError(`The sandbox could not start for this command: ${errorMessage(error)}`);
+  }
+}
+
+function startInBackground(args: BashInput, session: ToolSession, notes: string[], launch: Pick<ShellSpec, "launch">): ToolOutput {
   const job = session.shells.start({
+    ...launch,
     command: args.command,
     cwd: session.cwd,
     env: session.env,

@@ -8,6 +8,7 @@ import type { ImageBlockParam, TextBlockParam, ToolReferenceBlockParam } from "@
 import type { AssistantMessage, MessageParam, RequestTool } from "../model/types.ts";
 import type { FileTracker } from "./shared/file-tracker.ts";
 import type { ShellJobs } from "./shared/shell-jobs.ts";
+import type { ShellLaunch } from "./shared/shell.ts";
 
 import type { ToolAccess } from "../permissions/types.ts";
 
@@ -88,6 +89,30 @@ export interface ToolSession {
   readonly agents?: AgentPort;
   /** One short request to a small, fast model (WebFetch's prompt over a page, WebSearch's search). */
   readonly sideModel?: SideModelPort;
+  /** The OS sandbox Bash runs commands in; absent when it is off or cannot start here. */
+  readonly sandbox?: SandboxPort;
+}
+
+/** What a Bash call asks the sandbox. */
+export interface SandboxRequest {
+  command: string;
+  cwd: string;
+  /** The model's escape request; honoured only where `sandbox.allowUnsandboxedCommands` is true. */
+  dangerouslyDisableSandbox?: boolean;
+}
+
+export type SandboxPlan =
+  | { sandboxed: false; why: string }
+  | {
+      sandboxed: true;
+      launch: ShellLaunch;
+      /** After the command: what the sandbox blocked and how the user can allow it, for the model (undefined: nothing blocked). */
+      explain(output: { stdout: string; stderr: string; exitCode: number | null }): string | undefined;
+    };
+
+export interface SandboxPort {
+  /** How one command runs: inside the sandbox (excludedCommands and honoured escape requests run outside). */
+  prepare(request: SandboxRequest): Promise<SandboxPlan>;
 }
 
 export interface SideModelRequest {

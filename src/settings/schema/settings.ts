@@ -11,6 +11,7 @@ import { hooksSchema } from "./hooks.ts";
 import { loadZod, type ZodApi } from "../../util/lazy-schema.ts";
 import { permissionsSchema } from "./permissions.ts";
 import { enabledPluginsSchema, extraKnownMarketplacesSchema } from "./plugins.ts";
+import { sandboxSchema } from "./sandbox.ts";
 
 export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh"] as const;
 
@@ -63,6 +64,8 @@ const shape = {
   /** Checkpoints before each prompt (on unless false), and how many a session keeps (clew; default 100). */
   fileCheckpointingEnabled: (z: ZodApi) => z.boolean().optional(),
   checkpointsPerSession: (z: ZodApi) => z.number().int().min(1).max(10_000).optional(),
+  /** The OS sandbox for Bash (spec §7): bubblewrap on Linux, Seatbelt on macOS. */
+  sandbox: () => sandboxSchema().optional(),
   /** `--agent` as a setting: the main conversation runs as this agent. */
   agent: (z: ZodApi) => z.string().optional(),
 };
@@ -89,4 +92,5 @@ export type SettingsFile = z.infer<z.ZodObject<SettingsShape, z.core.$loose>>;
 /** The typed keys alone, without the index signature for unknown keys (which `Omit` would flatten). */
 export type KnownSettings = z.infer<z.ZodObject<SettingsShape>>;
 export type StatusLineSettings = z.infer<ReturnType<typeof statusLine>>;
+export type { SandboxSettings } from "./sandbox.ts";
 export type AttributionSettings = z.infer<ReturnType<typeof attribution>>;

@@ -26,6 +26,18 @@ export interface ShellSpec {
   maxOutputChars: number;
   /** Where over-long output is saved in full: `<stem>.stdout.txt` and `<stem>.stderr.txt`. */
   spillStem?: string;
+  /** Runs the shell inside the OS sandbox (permissions/sandbox); absent: as a plain child. */
+  launch?: ShellLaunch;
+}
+
+/** How a shell is started inside a sandbox (structurally permissions/sandbox's `SandboxLaunch`). */
+export interface ShellLaunch {
+  /** The argv that runs `argv` (the shell) inside the sandbox. */
+  wrap(argv: readonly string[]): string[];
+  /** The child's environment from the session's. */
+  environment(base: Readonly<Record<string, string>>): Record<string, string>;
+  /** A directory both the command and clew can write: its path inside the sandbox and outside. */
+  scratch: { inside: string; outside: string };
 }
 
 export interface ShellExit {
@@ -64,9 +76,11 @@ async function pump(reader: { read(): Promise<{ done: boolean; value?: Uint8Arra
 type Child = ReturnType<typeof spawnShell>;
 
 function spawnShell(spec: ShellSpec) {
-  return Bun.spawn([shellBinary(spec.env), "-c", spec.command], {
+  const argv = [shellBinary(spec.env), "-c", spec.command];
+  const env = childEnv(spec.env);
+  return Bun.spawn(spec.launch ? spec.launch.wrap(argv) : argv, {
     cwd: spec.cwd,
-    env: childEnv(spec.env),
+    env: spec.launch ? spec.launch.environment(env) : env,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -189,8 +203,10 @@ export async function runShell(options: RunOptions): Promise<RunResult> {
   const empty = { stdout: "", stderr: "", exitCode: null, signal: null, finalCwd: undefined };
   if (options.signal.aborted) return { ...empty, timedOut: false, interrupted: true };
 
-  const cwdFile = join(tmpdir(), `clew-cwd-${crypto.randomUUID()}`);
-  const shell = new ShellProcess({ ...options, command: withCwdTrailer(options.command, cwdFile) });
+  // Inside a sandbox the command sees its own /tmp: the file is written there and read from outside.
+  const name = `clew-cwd-${crypto.randomUUID()}`;
+  const cwdFile = join(options.launch?.scratch.outside ?? tmpdir(), name);
+  const shell = new ShellProcess({ ...options, command: withCwdTrailer(options.command, join(options.launch?.scratch.inside ?? tmpdir(), name)) });
   let timedOut = false;
   let interrupted = false;
   const timer = setTimeout(() => {
