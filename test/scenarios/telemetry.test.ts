@@ -65,7 +65,9 @@ describe("scenario: telemetry", () => {
 
     const metrics = collector.datapoints();
     const standard = { "user.id": expect.stringMatching(/^[0-9a-f]{64}$/), "session.id": result.session_id, "team.id": "platform", department: "eng" };
-    const model = (requests[0]?.body as { model: string }).model;
+    const { model, output_config } = requests[0]?.body as { model: string; output_config: { effort: string } };
+    // The level the requests carried (the model's default here).
+    const effort = output_config.effort;
     expect(new Set(metrics.map((point) => point.name))).toEqual(
       new Set(["claude_code.session.count", "claude_code.token.usage", "claude_code.cost.usage", "claude_code.code_edit_tool.decision", "claude_code.lines_of_code.count"]),
     );
@@ -81,7 +83,7 @@ describe("scenario: telemetry", () => {
       cacheRead: result.usage.cache_read_input_tokens,
       cacheCreation: result.usage.cache_creation_input_tokens,
     });
-    expect(points(metrics, "claude_code.token.usage")[0]?.attributes).toEqual({ ...standard, model, query_source: "main", type: "input" });
+    expect(points(metrics, "claude_code.token.usage")[0]?.attributes).toEqual({ ...standard, model, effort, query_source: "main", type: "input" });
     const [cost] = points(metrics, "claude_code.cost.usage");
     expect(cost?.unit).toBe("USD");
     expect(cost?.value).toBeCloseTo(result.total_cost_usd, 9);
@@ -121,7 +123,7 @@ describe("scenario: telemetry", () => {
     // Without OTEL_LOG_TOOL_DETAILS the command and arguments stay out.
     expect(tools.some((event) => "tool_parameters" in event.attributes || "tool_input" in event.attributes)).toBe(false);
     const first = events.find((event) => event.eventName === "claude_code.api_request");
-    expect(first?.attributes).toMatchObject({ model, query_source: "repl_main_thread", input_tokens: expect.any(Number), cost_usd: expect.any(Number), duration_ms: expect.any(Number) });
+    expect(first?.attributes).toMatchObject({ model, effort, query_source: "repl_main_thread", input_tokens: expect.any(Number), cost_usd: expect.any(Number), duration_ms: expect.any(Number) });
   });
 
   test("on (http/protobuf, the default protocol): protobuf bodies carrying the metric and event names", async () => {
