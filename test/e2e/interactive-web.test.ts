@@ -1,6 +1,7 @@
 // The web tools in a real terminal: "Yes, and don't ask again" on a WebFetch approval saves the
 // host rule WebFetch(domain:host) to .clew/settings.local.json, so the next page on that host is
-// fetched without a question; and /cost after a WebSearch includes the searches' price.
+// fetched without a question; a WebSearch's results are listed under the call; and /cost after a
+// WebSearch includes the searches' price.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -67,6 +68,28 @@ describe.skipIf(!hasTmux)("web tools in the terminal", () => {
     expect(server.violations).toEqual([]);
   });
 
+  // `.failing` until ToolDisplay carries lines the renderer lists (src/tools/types.ts,
+  // src/ui/renderer.ts: the lines are in the web helper's report); then `.failing` must go.
+  test.failing("a WebSearch's results are listed under the call: each title and URL once", async () => {
+    const server = await fake([
+      reply().text("Searching.").toolUse("WebSearch", { query: "bun latest release" }),
+      reply()
+        .webSearch("bun release", [{ title: "Bun 1.3 release notes", url: "https://bun.sh/blog/bun-v1.3" }, { title: "Bun on GitHub", url: "https://github.com/oven-sh/bun" }])
+        .webSearch("bun changelog", [{ title: "Bun 1.3 release notes", url: "https://bun.sh/blog/bun-v1.3" }])
+        .text("Bun 1.3."),
+      reply().text("Bun 1.3 is the latest."),
+    ]);
+    const { dir, configDir } = workspace();
+    mkdirSync(join(dir, ".clew"));
+    writeFileSync(join(dir, ".clew", "settings.local.json"), JSON.stringify({ permissions: { allow: ["WebSearch"] } }));
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await prompt(terminal, "what is the latest bun?");
+    await terminal.waitFor("Bun 1.3 is the latest.");
+    const screen = terminal.screen();
+    expect(screen).toMatch(/⎿ Did 2 searches in [\d.]+s: 2 results\n {4}Bun 1\.3 release notes — https:\/\/bun\.sh\/blog\/bun-v1\.3\n {4}Bun on GitHub — https:\/\/github\.com\/oven-sh\/bun\n/);
+    expect(count(screen, "https://bun.sh/blog/bun-v1.3")).toBe(1);
+  });
+
   test("/cost after a WebSearch includes the searches at $10 per 1,000", async () => {
     const script = [
       reply().text("Searching.").toolUse("WebSearch", { query: "bun latest release" }),
@@ -80,6 +103,8 @@ describe.skipIf(!hasTmux)("web tools in the terminal", () => {
     const terminal = open({ cwd: dir, configDir, baseURL: server.url });
     await prompt(terminal, "what is the latest bun?");
     await terminal.waitFor("Bun 1.3 is the latest.");
+    // The turn's footer: the prompt takes input again.
+    await terminal.waitFor(/✻ \S+ in · /, "the turn's footer");
     terminal.type("/cost");
     terminal.keys("Enter");
     await terminal.waitFor("Session cost:");
