@@ -19,7 +19,7 @@ export type MetricName =
   | "claude_code.token.usage"
   | "claude_code.code_edit_tool.decision";
 
-export type EventName = "user_prompt" | "assistant_response" | "api_request" | "api_error" | "tool_decision" | "tool_result";
+export type EventName = "user_prompt" | "assistant_response" | "api_request" | "api_error" | "tool_decision" | "tool_result" | "compaction";
 
 export interface SignalPort {
   add(metric: MetricName, value: number, attributes: Attributes): void;
@@ -93,6 +93,7 @@ export class TelemetrySink {
   private readonly calls = new Map<string, ToolCallState>();
   /** The model each conversation last replied with, for the lines its edits changed. */
   private readonly models = new Map<string, string>();
+  private compactingSince: number | undefined;
 
   constructor(
     private readonly port: SignalPort,
@@ -132,6 +133,12 @@ export class TelemetrySink {
         return;
       case "tool_end":
         this.toolEnded(event, origin);
+        return;
+      case "status":
+        if (event.status === "compacting" && origin === MAIN) this.compactingSince = this.options.now();
+        return;
+      case "compact_boundary":
+        if (origin === MAIN) this.compacted(event.trigger, event.preTokens);
         return;
       case "subagent":
         this.handle(event.event, {
@@ -238,6 +245,18 @@ export class TelemetrySink {
       speed: "normal",
       query_source: origin.eventSource,
       ...this.effortOf(origin),
+    });
+  }
+
+  private compacted(trigger: "auto" | "manual", preTokens: number): void {
+    const since = this.compactingSince;
+    this.compactingSince = undefined;
+    this.port.emit("compaction", {
+      ...this.eventAttributes("compaction"),
+      trigger,
+      success: "true",
+      ...(since !== undefined ? { duration_ms: Math.round(this.options.now() - since) } : {}),
+      pre_tokens: preTokens,
     });
   }
 

@@ -137,6 +137,14 @@ describe("telemetry sink", () => {
     ]);
   });
 
+  test("a compaction: one compaction event with its trigger, duration and the tokens before", () => {
+    const { sink, events } = recording();
+    sink.handle({ type: "status", status: "compacting" });
+    sink.handle({ type: "compact_boundary", trigger: "manual", preTokens: 12_345, messages: [] });
+    sink.handle({ type: "status", status: null });
+    expect(events).toEqual([eventShape("compaction", 1, undefined, { trigger: "manual", success: "true", duration_ms: 10, pre_tokens: 12_345 })]);
+  });
+
   test("the main conversation's effort level rides on its request metrics and events; a helper's is not known", () => {
     const { sink, metrics, events } = recording("high");
     sink.handle({ type: "request_start", turn: 1 });
