@@ -58,7 +58,7 @@ interface Requests {
 interface Origin {
   /** Metrics' `query_source`: `main` or `subagent`. */
   source: "main" | "subagent";
-  /** Events' `query_source`: `repl_main_thread` or the helper's type. */
+  /** Events' `query_source`: `repl_main_thread`, or the helper's type (redacted like `agent.name`). */
   eventSource: string;
   agentName?: string;
   key: string;
@@ -140,14 +140,11 @@ export class TelemetrySink {
       case "compact_boundary":
         if (origin === MAIN) this.compacted(event.trigger, event.preTokens);
         return;
-      case "subagent":
-        this.handle(event.event, {
-          source: "subagent",
-          eventSource: event.agentType,
-          agentName: BUILTIN_AGENTS.has(event.agentType) ? event.agentType : "custom",
-          key: event.agentId,
-        });
+      case "subagent": {
+        const agentName = BUILTIN_AGENTS.has(event.agentType) ? event.agentType : "custom";
+        this.handle(event.event, { source: "subagent", eventSource: agentName, agentName, key: event.agentId });
         return;
+      }
       default:
         return;
     }

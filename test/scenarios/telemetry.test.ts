@@ -5,7 +5,7 @@
 // collector hears nothing and the model's first request is the same.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { reply, startFakeAnthropic, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
+import { messagesOf, reply, startFakeAnthropic, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
 import { startCollector, type Collector, type Datapoint } from "../helpers/otlp-collector.ts";
 import { failingTestWorkspace, fixScript, writeWorkspace } from "./workspaces.ts";
@@ -208,5 +208,34 @@ describe("scenario: telemetry", () => {
     expect(lines.filter((line) => line.startsWith("clew: telemetry: event claude_code.tool_result ")).length).toBe(4);
     expect(lines.some((line) => /^clew: telemetry: metric claude_code\.session\.count \{.*"start_type":"fresh".*\} 1$/.test(line))).toBe(true);
     expect(lines.every((line) => line.startsWith("clew: telemetry: "))).toBe(true);
+  });
+
+  test("a helper agent: its request counts as query_source subagent with its type, its tool call is recorded, the prompt is the user's only", async () => {
+    collector = await startCollector();
+    const dir = writeWorkspace({ "notes.txt": "hello\n" });
+    const configDir = tempDirectory("clew-config-");
+    const helper = (request: RecordedRequest) => JSON.stringify(request.body.system).includes("read-only search helper");
+    fake = await startFakeAnthropic({
+      script: [
+        reply().toolUse("Agent", { description: "Read notes", prompt: "Read notes.txt and report.", subagent_type: "Explore" }),
+        ...Array.from({ length: 3 }, () => (request: RecordedRequest) => {
+          if (!helper(request)) return reply().text("The helper reported.");
+          return messagesOf(request).length === 1 ? reply().toolUse("Read", { file_path: join(dir, "notes.txt") }) : reply().text("notes.txt says hello.");
+        }),
+      ],
+    });
+    const run = await runClew(["-p", "summarise notes.txt with a helper", "--permission-mode", "bypassPermissions"], {
+      cwd: dir, baseURL: fake.url, configDir, env: exporting(collector.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }),
+    });
+    expect(run.code).toBe(0);
+    expect(fake.requests.length).toBe(4);
+    const requests = collector.logRecords().filter((record) => record.eventName === "claude_code.api_request");
+    expect(requests.map((record) => [record.attributes.query_source, record.attributes["agent.name"]])).toEqual([
+      ["repl_main_thread", undefined], ["Explore", "Explore"], ["Explore", "Explore"], ["repl_main_thread", undefined],
+    ]);
+    expect(collector.logRecords().filter((record) => record.eventName === "claude_code.tool_result").map((record) => record.attributes.tool_name)).toEqual(["Read", "Agent"]);
+    expect(collector.logRecords().filter((record) => record.eventName === "claude_code.user_prompt").length).toBe(1);
+    const sources = collector.datapoints().filter((point) => point.name === "claude_code.cost.usage").map((point) => [point.attributes.query_source, point.attributes["agent.name"]]);
+    expect(new Set(sources.map((pair) => JSON.stringify(pair)))).toEqual(new Set([JSON.stringify(["main", undefined]), JSON.stringify(["subagent", "Explore"])]));
   });
 });

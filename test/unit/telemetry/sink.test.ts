@@ -154,7 +154,7 @@ describe("telemetry sink", () => {
     expect(events.map((event) => event.attributes.effort)).toEqual(["high", undefined]);
   });
 
-  test("a helper's request counts as query_source subagent, its type named only when built in", () => {
+  test("a helper's request counts as query_source subagent, its type named only when built in (a user's own agent is `custom`)", () => {
     const { sink, metrics, events } = recording("high");
     const inner = (agentType: string, agentId: string, event: AgentEvent): AgentEvent => ({ type: "subagent", parentToolUseId: "p", agentId, agentType, description: "d", background: false, event });
     sink.handle(inner("Explore", "a1", { type: "request_start", turn: 1 }));
@@ -166,7 +166,7 @@ describe("telemetry sink", () => {
     ]);
     expect(events.map((event) => [event.name, event.attributes.query_source, event.attributes["agent.name"]])).toEqual([
       ["api_request", "Explore", "Explore"],
-      ["api_request", "my-reviewer", "custom"],
+      ["api_request", "custom", "custom"],
     ]);
   });
 });
