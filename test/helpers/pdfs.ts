@@ -1,8 +1,10 @@
 /** Real PDFs made with pdf-lib for tests: each page says which page it is, so a test can tell pages apart. */
 import { PDFDocument, StandardFonts } from "pdf-lib";
 
-export async function pdfWithPages(count: number, options: { textless?: boolean } = {}): Promise<Uint8Array> {
+export async function pdfWithPages(count: number, options: { textless?: boolean; paddingBytes?: number } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
+  // Random bytes don't compress, so the file grows by about this much.
+  if (options.paddingBytes) await doc.attach(crypto.getRandomValues(new Uint8Array(options.paddingBytes)), "padding.bin", { mimeType: "application/octet-stream" });
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let number = 1; number <= count; number += 1) {
     const page = doc.addPage([300, 200]);

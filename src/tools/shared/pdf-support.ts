@@ -42,15 +42,25 @@ export function sessionModel(session: ToolSession): string | undefined {
 }
 
 /**
- * PDF pages already sent as documents in this session. Every page stays in the history and counts
- * against the request's 100 pages on every later request, so past the budget Read sends text.
+ * What this session has sent as PDF documents. Every document stays in the history and counts
+ * against the request's 100 pages and 32 MB on every later request, so past either budget Read
+ * sends text instead.
  */
-const documentPages = new WeakMap<ToolSession, number>();
-
-export function documentPagesSent(session: ToolSession): number {
-  return documentPages.get(session) ?? 0;
+export interface DocumentsSent {
+  pages: number;
+  bytes: number;
 }
 
-export function recordDocumentPages(session: ToolSession, pages: number): void {
-  documentPages.set(session, documentPagesSent(session) + pages);
+/** Raw PDF bytes a conversation carries in all: 26.7 MB once base64-encoded, leaving room in 32 MB. */
+export const PDF_MAX_CONVERSATION_BYTES = PDF_MAX_DOCUMENT_BYTES;
+
+const sentBySession = new WeakMap<ToolSession, DocumentsSent>();
+
+export function documentsSent(session: ToolSession): DocumentsSent {
+  return sentBySession.get(session) ?? { pages: 0, bytes: 0 };
+}
+
+export function recordDocument(session: ToolSession, pages: number, bytes: number): void {
+  const sent = documentsSent(session);
+  sentBySession.set(session, { pages: sent.pages + pages, bytes: sent.bytes + bytes });
 }

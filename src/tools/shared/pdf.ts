@@ -12,14 +12,15 @@ import { formatBytes } from "./image-limits.ts";
 import { openPdf, PdfOpenError, type OpenPdf } from "./pdf-engine.ts";
 import { checkPageRange, formatPageRange, pageCount, parsePageRange, type PageRange } from "./pdf-pages.ts";
 import {
-  documentPagesSent,
+  documentsSent,
   modelAcceptsPdfDocuments,
+  PDF_MAX_CONVERSATION_BYTES,
   PDF_MAX_DOCUMENT_BYTES,
   PDF_MAX_FILE_BYTES,
   PDF_MAX_PAGES_PER_READ,
   PDF_MAX_PAGES_PER_REQUEST,
   PDF_MAX_PAGES_WITHOUT_RANGE,
-  recordDocumentPages,
+  recordDocument,
   sessionModel,
 } from "./pdf-support.ts";
 
@@ -81,12 +82,13 @@ async function readOpenPdf(pdf: OpenPdf, bytes: Uint8Array, asked: PageRange | u
     file: { filePath: absPath, originalSize: size, totalPages, pages: `${range.first}-${range.last}`, sentAs },
   });
 
-  const textReason = pdf.encrypted
+  const sent = documentsSent(session);
+  let textReason = pdf.encrypted
     ? "it is encrypted, which the API does not accept as a document"
     : !modelAcceptsPdfDocuments(sessionModel(session))
       ? "the model does not take PDF documents"
-      : documentPagesSent(session) + pageCount(range) > PDF_MAX_PAGES_PER_REQUEST
-        ? `the conversation already carries ${documentPagesSent(session)} PDF pages and a request may carry at most ${PDF_MAX_PAGES_PER_REQUEST}`
+      : sent.pages + pageCount(range) > PDF_MAX_PAGES_PER_REQUEST
+        ? `the conversation already carries ${sent.pages} PDF pages and a request may carry at most ${PDF_MAX_PAGES_PER_REQUEST}`
         : undefined;
   if (textReason === undefined) {
     const document = whole ? bytes : await cut(pdf, range, absPath);
@@ -97,13 +99,17 @@ async function readOpenPdf(pdf: OpenPdf, bytes: Uint8Array, asked: PageRange | u
           `Read fewer pages at a time with pages, or extract the text with Bash (\`pdftotext -f ${range.first} -l ${range.last} ${absPath} -\`).`,
       );
     }
-    recordDocumentPages(session, pageCount(range));
-    const text: TextBlockParam = { type: "text", text: `PDF file: ${absPath} (${shown}, ${formatBytes(document.byteLength)})` };
-    const block: DocumentBlockParam = {
-      type: "document",
-      source: { type: "base64", media_type: "application/pdf", data: Buffer.from(document.buffer, document.byteOffset, document.byteLength).toString("base64") },
-    };
-    return { content: documentContent(text, block), display: { summary: `Read PDF (${shown})` }, data: data("document") };
+    if (sent.bytes + document.byteLength > PDF_MAX_CONVERSATION_BYTES) {
+      textReason = `the conversation already carries ${formatBytes(sent.bytes)} of PDFs and this one would take it past the ${formatBytes(PDF_MAX_CONVERSATION_BYTES)} a request has room for`;
+    } else {
+      recordDocument(session, pageCount(range), document.byteLength);
+      const text: TextBlockParam = { type: "text", text: `PDF file: ${absPath} (${shown}, ${formatBytes(document.byteLength)})` };
+      const block: DocumentBlockParam = {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: Buffer.from(document.buffer, document.byteOffset, document.byteLength).toString("base64") },
+      };
+      return { content: documentContent(text, block), display: { summary: `Read PDF (${shown})` }, data: data("document") };
+    }
   }
 
   const pageTexts: string[] = [];

@@ -174,6 +174,35 @@ describe("Read of a PDF", () => {
   });
 });
 
+describe("Read of PDFs against the request's 32 MB", () => {
+  test("one PDF over 20 MB is refused with what to do; past 20 MB of PDFs in a conversation, more go as text", async () => {
+    const dir = tempDir();
+    const huge = join(dir, "huge.pdf");
+    const hugeBytes = await pdfWithPages(1, { paddingBytes: 21 * 1024 * 1024 });
+    writeFileSync(huge, hugeBytes);
+    const error = await readError({ file_path: huge }, toolSession(dir));
+    expect(error.message).toBe(
+      `1 page of ${huge} come to ${(hugeBytes.length / (1024 * 1024)).toFixed(2)} MB, more than the 20.00 MB one request can carry. ` +
+        `Read fewer pages at a time with pages, or extract the text with Bash (\`pdftotext -f 1 -l 1 ${huge} -\`).`,
+    );
+
+    const large = join(dir, "large.pdf");
+    const largeBytes = await pdfWithPages(1, { paddingBytes: 6 * 1024 * 1024 });
+    writeFileSync(large, largeBytes);
+    const session = toolSession(dir);
+    for (let read = 1; read <= 3; read += 1) {
+      const output = await runTool(readTool, { file_path: large }, session);
+      expect((output.data as { file: { sentAs: string } }).file.sentAs).toBe("document");
+    }
+    const fourth = await runTool(readTool, { file_path: large }, session);
+    const carried = ((3 * largeBytes.length) / (1024 * 1024)).toFixed(2);
+    expect(String(fourth.content)).toBe(
+      `PDF file: ${large} (1 page), sent as text because the conversation already carries ${carried} MB of PDFs and this one would take it past the 20.00 MB a request has room for.\n` +
+        '<page number="1">\nThis is page 1.\n</page>',
+    );
+  });
+});
+
 describe("PDF support per model", () => {
   test("Claude models from 3.5 on take documents; older families and other models get text", () => {
     const cases = {
