@@ -1,0 +1,197 @@
+// A stream-json input session run in this process (the real session, tools, files and
+// transcript; only the model is faked): control requests answered while the session lives, bad
+// input lines reported one by one without ending it, and permission prompts put to the host.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "../../src/cli/args.ts";
+import { AsyncQueue } from "../../src/cli/control/queue.ts";
+import { runStreamingSession } from "../../src/cli/control/streaming.ts";
+import { readEnvironment } from "../../src/settings/paths.ts";
+import { reply, startFakeAnthropic, toolResults, type FakeServer, type RecordedRequest, type ScriptStep } from "../fake-anthropic/index.ts";
+import { clewEnv, tempDirectory, transcripts } from "../helpers/clew-process.ts";
+import { writeWorkspace } from "../scenarios/workspaces.ts";
+
+type Frame = Record<string, unknown> & { type: string };
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A session fed line by line; its frames are read as they are written. */
+async function session(script: ScriptStep[], args: string[] = [], files: Record<string, string> = { "README.md": "hi\n" }) {
+  server = await startFakeAnthropic({ script });
+  const dir = writeWorkspace(files);
+  const configDir = tempDirectory("clew-control-config-");
+  const input = new AsyncQueue<string>();
+  const frames: Frame[] = [];
+  const stderr: string[] = [];
+  let wake: () => void = () => undefined;
+  const env = readEnvironment({ ...clewEnv({ cwd: dir, configDir, baseURL: server.url }), CLAUDE_CODE_SDK_READS_SESSION_STATE: "1" }, dir);
+  const options = parseArgs(["--output-format", "stream-json", "--verbose", "--input-format", "stream-json", ...args]);
+  const exit = runStreamingSession(options, env, "0.0.0-test", {
+    write: (text) => {
+      for (const line of text.split("\n")) if (line !== "") frames.push(JSON.parse(line) as Frame);
+      wake();
+    },
+    writeError: (text) => stderr.push(text),
+    input,
+    onSignal: () => undefined,
+  });
+  const send = (value: unknown) => input.push(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
+  /** The first frame from `from` on that matches; waits for it. */
+  const waitFor = async (match: (frame: Frame) => boolean, from = 0): Promise<Frame> => {
+    for (;;) {
+      const found = frames.slice(from).find(match);
+      if (found) return found;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+  const control = async (id: string, request: Record<string, unknown>) => {
+    send({ type: "control_request", request_id: id, request });
+    const frame = await waitFor((candidate) => candidate.type === "control_response" && (candidate.response as { request_id: string }).request_id === id);
+    return frame.response as Record<string, unknown>;
+  };
+  const user = (content: unknown, extra: Record<string, unknown> = {}) => send({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, ...extra });
+  return { dir, configDir, frames, stderr, send, waitFor, control, user, exit, end: () => input.end() };
+}
+
+const isResult = (frame: Frame) => frame.type === "result";
+
+describe("stream-json control protocol", () => {
+  test("initialize, then mode, model, MCP status and context usage are answered; the next turn uses them", async () => {
+    const s = await session([reply().text("first answer"), reply().text("second answer")]);
+    const init = await s.control("i1", { subtype: "initialize", systemPrompt: [""] });
+    expect(init).toMatchObject({ subtype: "success", request_id: "i1", response: { output_style: "default", account: { apiKeySource: "ANTHROPIC_API_KEY" } } });
+    expect((init.response as { agents: Array<{ name: string }> }).agents.map((agent) => agent.name)).toEqual(["general-purpose", "Explore", "Plan"]);
+    expect(await s.control("m1", { subtype: "set_permission_mode", mode: "acceptEdits" })).toEqual({ subtype: "success", request_id: "m1", response: { mode: "acceptEdits" } });
+    expect(await s.control("m2", { subtype: "set_permission_mode", mode: "bypassPermissions" })).toEqual({
+      subtype: "error",
+      request_id: "m2",
+      error: "set_permission_mode: bypassPermissions needs the session to start with --allow-dangerously-skip-permissions or --permission-mode bypassPermissions (the SDK's allowDangerouslySkipPermissions)",
+    });
+    expect(await s.control("m3", { subtype: "set_permission_mode", mode: "sideways" })).toMatchObject({ subtype: "error", error: expect.stringContaining('mode "sideways" is not one of default, ') });
+    expect(await s.control("s1", { subtype: "set_model", model: "sonnet" })).toEqual({ subtype: "success", request_id: "s1", response: { model: "claude-sonnet-5-5" } });
+    expect(await s.control("c1", { subtype: "mcp_status" })).toEqual({ subtype: "success", request_id: "c1", response: { mcpServers: [] } });
+    const usage = await s.control("u1", { subtype: "get_context_usage" });
+    expect(usage).toMatchObject({ subtype: "success", response: { maxTokens: 1_000_000, model: "claude-sonnet-5-5", categories: expect.arrayContaining([expect.objectContaining({ id: "free_space", kind: "free" })]) } });
+
+    s.user("hello");
+    const first = await s.waitFor(isResult);
+    expect(first).toMatchObject({ subtype: "success", result: "first answer" });
+    expect(s.frames.find((frame) => frame.type === "system" && frame.subtype === "init")).toMatchObject({ permissionMode: "acceptEdits", model: "claude-sonnet-5-5" });
+    expect(server?.requests[0]?.body.model).toBe("claude-sonnet-5-5");
+    s.user([{ type: "text", text: "again" }]);
+    await s.waitFor((frame) => isResult(frame) && frame.result === "second answer");
+    s.end();
+    expect(await s.exit).toBe(0);
+    expect(s.frames.filter((frame) => frame.subtype === "session_state_changed").map((frame) => frame.state)).toEqual(["running", "idle", "running", "idle"]);
+    expect(s.stderr).toEqual([]);
+  });
+
+  test("unknown and unsupported subtypes, a second initialize and rewind_files get error responses; the session lives on", async () => {
+    const s = await session([reply().text("still here")]);
+    expect(await s.control("x1", { subtype: "frobnicate" })).toEqual({ subtype: "error", request_id: "x1", error: 'unsupported control request subtype "frobnicate": clew does not implement it' });
+    expect(await s.control("x2", { subtype: "mcp_set_servers", servers: {} })).toEqual({
+      subtype: "error",
+      request_id: "x2",
+      error: 'unsupported control request subtype "mcp_set_servers": clew does not implement it; pass MCP servers when the session starts (mcpServers / --mcp-config)',
+    });
+    expect(await s.control("x3", { subtype: "initialize" })).toMatchObject({ subtype: "error", error: "initialize was already answered: clew takes one initialize, as the first line of input" });
+    expect(await s.control("x4", { subtype: "rewind_files", user_message_id: "u1" })).toMatchObject({ subtype: "error", error: expect.stringContaining("rewind_files is not supported by this clew session") });
+    expect(await s.control("x5", { subtype: "interrupt" })).toEqual({ subtype: "success", request_id: "x5", response: {} });
+    s.user("are you there?");
+    expect(await s.waitFor(isResult)).toMatchObject({ subtype: "success", result: "still here" });
+    s.end();
+    expect(await s.exit).toBe(0);
+  });
+
+  test("bad lines get one error frame each naming the line; the good message still runs and the transcript stays valid", async () => {
+    const s = await session([reply().text("only answer")]);
+    s.send("this is not json");
+    s.send({ type: "assistant", message: {} });
+    s.user([{ type: "video", url: "x" }]);
+    s.user("for another session", { session_id: "00000000-0000-4000-8000-000000000000" });
+    s.user("the real question");
+    const result = await s.waitFor(isResult);
+    s.end();
+    expect(await s.exit).toBe(0);
+    const errors = s.frames.filter((frame) => frame.subtype === "input_error");
+    expect(errors.map((frame) => frame.line)).toEqual([1, 2, 3, 4]);
+    expect(errors.map((frame) => String(frame.error))).toEqual([
+      expect.stringMatching(/^line 1 of standard input is not JSON \(/),
+      'line 2 of standard input has unknown type "assistant"; expected one of user, control_request, control_response, control_cancel_request, keep_alive',
+      "line 3 of standard input (user): message.content[0] (video) is not a text, image, document or tool_result block with its required fields",
+      `line 4 of standard input is a message for session 00000000-0000-4000-8000-000000000000, but this session is ${String(result.session_id)}`,
+    ]);
+    expect(s.stderr.length).toBe(4);
+    expect(result).toMatchObject({ subtype: "success", result: "only answer" });
+    expect(server?.requests.length).toBe(1);
+    const [path] = transcripts(s.configDir);
+    const lines = readFileSync(path as string, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const texts = lines.flatMap((line) => {
+      const message = line.message as { role?: string; content?: Array<{ type: string; text?: string }> } | undefined;
+      return message?.role === "user" ? (message.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : [])) : [];
+    });
+    expect(texts.filter((text) => !String(text).startsWith("<system-reminder>"))).toEqual(["the real question"]);
+  });
+
+  test("initialize asking for hook callbacks is refused with the reason and no turn runs", async () => {
+    const s = await session([reply().text("must not be asked")]);
+    s.send({ type: "control_request", request_id: "i1", request: { subtype: "initialize", hooks: { PreToolUse: [{ hookCallbackIds: ["hook_0"] }] } } });
+    s.user("hello");
+    expect(await s.exit).toBe(1);
+    expect(s.frames).toEqual([{ type: "control_response", response: { subtype: "error", request_id: "i1", error: expect.stringContaining("initialize.hooks: hook callbacks") } }]);
+    expect(server?.requests.length).toBe(0);
+  });
+
+  test("--permission-prompt-tool stdio: the host is asked with can_use_tool, its rule is kept, its denial reaches the model", async () => {
+    const s = await session(
+      [
+        reply().toolUse("Bash", { command: "rm old.txt", description: "Remove old.txt" }),
+        reply().toolUse("Bash", { command: "rm older.txt", description: "Remove older.txt" }),
+        reply().toolUse("Write", { file_path: "/etc/clew-control-test.txt", content: "x" }),
+        (request: RecordedRequest) => reply().text(`told: ${toolResults(request)[0]?.text ?? ""}`),
+      ],
+      ["--permission-prompt-tool", "stdio"],
+      { "old.txt": "1\n", "older.txt": "2\n" },
+    );
+    s.user("clean up");
+    const ask = await s.waitFor((frame) => frame.type === "control_request");
+    const toolUse = s.frames.find((frame) => frame.type === "assistant") as { message: { content: Array<{ id: string }> } };
+    expect(ask).toEqual({
+      type: "control_request",
+      request_id: expect.any(String),
+      request: {
+        subtype: "can_use_tool",
+        tool_name: "Bash",
+        display_name: "Bash",
+        input: { command: "rm old.txt", description: "Remove old.txt" },
+        tool_use_id: toolUse.message.content[0]?.id,
+        description: expect.any(String),
+        decision_reason: expect.any(String),
+        decision_reason_type: "mode",
+        permission_suggestions: [{ type: "addRules", rules: [expect.objectContaining({ toolName: "Bash" })], behavior: "allow", destination: "session" }],
+      },
+    });
+    // While the question is out the host sees requires_action.
+    expect(s.frames.filter((frame) => frame.subtype === "session_state_changed").map((frame) => frame.state)).toEqual(["running", "requires_action"]);
+    s.send({ type: "control_response", response: { subtype: "success", request_id: ask.request_id, response: { behavior: "allow", updatedInput: { command: "rm old.txt", description: "Remove old.txt" }, updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "rm:*" }], behavior: "allow", destination: "session" }] } } });
+    // The rule the host added answers the second rm; the Write outside the folder is asked about.
+    const index = s.frames.indexOf(ask) + 1;
+    const write = await s.waitFor((frame) => frame.type === "control_request", index);
+    expect(write.request).toMatchObject({ tool_name: "Write", blocked_path: "/etc/clew-control-test.txt" });
+    s.send({ type: "control_response", response: { subtype: "success", request_id: write.request_id, response: { behavior: "deny", message: "Stay inside the project." } } });
+    const result = await s.waitFor(isResult);
+    s.end();
+    expect(await s.exit).toBe(0);
+    expect(existsSync(join(s.dir, "old.txt"))).toBe(false);
+    expect(existsSync(join(s.dir, "older.txt"))).toBe(false);
+    expect(existsSync("/etc/clew-control-test.txt")).toBe(false);
+    expect(String(result.result)).toContain("Stay inside the project.");
+    expect(toolResults(server?.requests[3] as RecordedRequest)[0]).toMatchObject({ isError: true });
+    expect(s.frames.filter((frame) => frame.subtype === "session_state_changed").map((frame) => frame.state)).toEqual(["running", "requires_action", "running", "requires_action", "running", "idle"]);
+  });
+});
