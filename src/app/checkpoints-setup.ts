@@ -32,6 +32,8 @@ export interface CheckpointPort {
   afterTurn(prompt: number): Promise<void>;
   /** Loaded on first use (rewind, the list of prompts). */
   load(): Promise<SessionCheckpoints>;
+  /** Resolves once every snapshot asked for so far is taken (they run one at a time, in order). */
+  settled(): Promise<void>;
   /** Why checkpoints stopped in this session, once one failed. */
   readonly failure: string | undefined;
 }
@@ -49,15 +51,21 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     return loading;
   };
   // A checkpoint that cannot be taken (no git, a read-only state folder) is said once; the session goes on.
-  const guarded = async <T>(work: (checkpoints: SessionCheckpoints) => Promise<T> | T): Promise<T | undefined> => {
-    if (failure !== undefined) return undefined;
-    try {
-      return await work(await load());
-    } catch (error) {
-      failure = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-      input.report(`clew: checkpoints are off for this session: ${failure} (rewind will not be able to restore files).`);
-      return undefined;
-    }
+  // One git at a time on the shadow index: the end of a turn may still be recording when the next prompt comes.
+  let queue: Promise<unknown> = Promise.resolve();
+  const guarded = <T>(work: (checkpoints: SessionCheckpoints) => Promise<T> | T): Promise<T | undefined> => {
+    const run = queue.then(async () => {
+      if (failure !== undefined) return undefined;
+      try {
+        return await work(await load());
+      } catch (error) {
+        failure = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+        input.report(`clew: checkpoints are off for this session: ${failure} (rewind will not be able to restore files).`);
+        return undefined;
+      }
+    });
+    queue = run;
+    return run;
   };
   const snapshot = async (checkpoints: SessionCheckpoints, prompt: number): Promise<number> => {
     const record = await checkpoints.beforePrompt(prompt);
@@ -79,6 +87,9 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
       await guarded((checkpoints) => checkpoints.afterTurn(prompt));
     },
     load,
+    settled: async () => {
+      await queue;
+    },
     get failure() {
       return failure;
     },

@@ -10,7 +10,9 @@ import { answerDanglingToolUses } from "../loop/history.ts";
 import type { ContentBlockParam, MessageParam } from "../model/types.ts";
 import { projectStateDir, type Environment } from "../settings/paths.ts";
 import { sessionCheckpoints, type CheckpointPort } from "./checkpoints-setup.ts";
+import { createRecorder } from "./recorder.ts";
 import { loadResumed, type ResumeRequest } from "./resume.ts";
+import type { SessionInfo, SessionServices } from "./session.ts";
 import type { CheckpointRecord, RewindPlan, SessionCheckpoints, TurnChanges } from "../store/checkpoints/checkpoints.ts";
 import { rebuildMessages } from "../store/rebuild.ts";
 import { readTranscript, TranscriptWriter, type WriterIdentity } from "../store/transcript.ts";
@@ -146,6 +148,26 @@ export interface RewindHost {
   /** A note for the model's next request. */
   queue(text: string): void;
   now(): Date;
+}
+
+/** A running session's side of a rewind; a rewound conversation's later records chain onto a new writer. */
+export function liveRewindHost(services: SessionServices, info: SessionInfo, messages: MessageParam[], promptMessages: Map<number, MessageParam>): RewindHost {
+  const now = (): Date => services.now?.() ?? new Date();
+  return {
+    checkpoints: services.checkpoints,
+    messages,
+    promptMessages,
+    transcript: services.writer && info.transcriptPath ? { path: info.transcriptPath, identity: { sessionId: info.sessionId, cwd: info.cwd, version: info.version, gitBranch: "" } } : undefined,
+    swapWriter: (writer) => {
+      const recorder = createRecorder(writer, now);
+      if (services.hookSink && services.hookSink.emit === services.recorder) services.hookSink.emit = recorder;
+      services.writer?.close();
+      services.writer = writer;
+      services.recorder = recorder;
+    },
+    queue: (text) => services.context.queue(text),
+    now,
+  };
 }
 
 export interface RewindOptions {

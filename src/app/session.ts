@@ -31,8 +31,7 @@ import { systemNote } from "../util/system-note.ts";
 import { changed, recordSwitch, snapshot, type SettingsSwitch } from "./model-switch.ts";
 import { applyReasoning, type ResolvedReasoning, type SessionReasoning } from "./thinking-setup.ts";
 import type { CheckpointPort } from "./checkpoints-setup.ts";
-import type { RewindHost, RewindOptions, RewindOutcome, RewindPoint, RewindScope } from "./session-rewind.ts";
-import { createRecorder } from "./recorder.ts";
+import type { RewindOptions, RewindOutcome, RewindPoint, RewindScope } from "./session-rewind.ts";
 
 export interface SessionInfo {
   sessionId: string;
@@ -329,13 +328,21 @@ export class Session {
       }
     } finally {
       if (hookSink) hookSink.emit = idle;
-      if (checkpoint !== undefined) await this.services.checkpoints?.afterTurn(checkpoint);
+      // Recorded behind the prompt's back: the next snapshot, a rewind and close() wait for it.
+      if (checkpoint !== undefined) void this.services.checkpoints?.afterTurn(checkpoint);
     }
+  }
+
+  /** Why this session keeps no checkpoints (turned off, or one failed), or undefined while it does. */
+  get checkpointsOff(): string | undefined {
+    const port = this.services.checkpoints;
+    return port ? port.failure : "fileCheckpointingEnabled is false in the settings";
   }
 
   /** `/rewind` and `--rewind-to`: the prompts the session can go back to, with what each turn changed. */
   async rewindPoints(): Promise<RewindPoint[]> {
     const port = this.services.checkpoints;
+    await port?.settled();
     if (!port || port.failure !== undefined) return [];
     return (await import("./session-rewind.ts")).rewindPoints(await port.load());
   }
@@ -346,8 +353,9 @@ export class Session {
    * Call it between turns. With `dryRun` nothing changes and the outcome says what would.
    */
   async rewind(target: number | string, scope: RewindScope, options: RewindOptions = {}): Promise<RewindOutcome> {
-    const { rewindSession } = await import("./session-rewind.ts");
-    const outcome = await rewindSession(this.rewindHost(), target, scope, options);
+    await this.services.checkpoints?.settled();
+    const { rewindSession, liveRewindHost } = await import("./session-rewind.ts");
+    const outcome = await rewindSession(liveRewindHost(this.services, this.info, this.state.messages, this.promptMessages), target, scope, options);
     if (outcome.messages !== undefined && !outcome.dryRun) this.services.context.restoreFrom(this.state.messages);
     return outcome;
   }
@@ -361,7 +369,7 @@ export class Session {
   async summariseFrom(prompt: number, instructions: string | undefined, emit: Emit, signal: AbortSignal): Promise<{ ok: boolean; reason?: string }> {
     const { promptIndex } = await import("./session-rewind.ts");
     const record = (await this.services.checkpoints?.load())?.find(prompt);
-    const index = record ? promptIndex(this.rewindHost(), record) : -1;
+    const index = record ? promptIndex({ messages: this.state.messages, promptMessages: this.promptMessages }, record) : -1;
     if (index < 0) return { ok: false, reason: `prompt ${prompt} is not in the conversation as it stands (compacted already?).` };
     const head = this.state.messages.slice(0, index);
     const later: LoopState = { messages: this.state.messages.slice(index) };
@@ -373,24 +381,7 @@ export class Session {
     return result.ok ? { ok: true } : { ok: false, reason: result.reason };
   }
 
-  private rewindHost(): RewindHost {
-    const { services, info } = this;
-    return {
-      checkpoints: services.checkpoints,
-      messages: this.state.messages,
-      promptMessages: this.promptMessages,
-      transcript: services.writer && info.transcriptPath ? { path: info.transcriptPath, identity: { sessionId: info.sessionId, cwd: info.cwd, version: info.version, gitBranch: "" } } : undefined,
-      swapWriter: (writer) => {
-        const recorder = createRecorder(writer, () => services.now?.() ?? new Date());
-        if (services.hookSink && services.hookSink.emit === services.recorder) services.hookSink.emit = recorder;
-        services.writer?.close();
-        services.writer = writer;
-        services.recorder = recorder;
-      },
-      queue: (text) => services.context.queue(text),
-      now: () => services.now?.() ?? new Date(),
-    };
-  }
+
 
   /** `/agents`: the helper types the Agent tool can start, with where each is defined. */
   async agentTypes(): Promise<Array<{ name: string; description: string; origin: string }>> {
@@ -417,6 +408,7 @@ export class Session {
 
   async close(reason: "prompt_input_exit" | "clear" | "resume" | "other" = "other"): Promise<void> {
     const { hooks } = this.services;
+    await this.services.checkpoints?.settled();
     if (hooks) {
       if (hooks.hasHooks("SessionEnd")) await hooks.fire("SessionEnd", { reason });
       await hooks.close();

@@ -21,6 +21,8 @@ import { sessionFlags } from "./session-flags.ts";
 import type { TerminalControl } from "./terminal-control.ts";
 import { appendNote, resolveMentions, runShellCommand, shellContext } from "./prompt-input.ts";
 import { COMMANDS, parseCommand, type SlashCommand, type SlashContext } from "./slash/index.ts";
+import type { RewindContext } from "./slash/rewind.ts";
+import { prefillNextPrompt } from "../ui/input.ts";
 
 const INTERRUPTED_NOTE = "[Request interrupted by user]";
 const MODE_CYCLE: PermissionMode[] = ["default", "acceptEdits", "plan"];
@@ -42,7 +44,7 @@ export interface ReplDeps {
   terminal: TerminalControl;
 }
 
-export class Repl implements SlashContext {
+export class Repl implements SlashContext, RewindContext {
   private current: Session | undefined;
   private turn: AbortController | undefined;
   private readonly pendingContext: string[] = [];
@@ -150,6 +152,19 @@ export class Repl implements SlashContext {
     if (!result) return;
     if (result.ok) this.print(this.theme.dim("Conversation compacted."));
     else this.error(`Could not compact: ${result.reason ?? "unknown reason"}`);
+  }
+
+  /** `/rewind` → summarise from here. */
+  async summariseFrom(prompt: number, instructions: string | undefined): Promise<void> {
+    const result = await this.running("Summarising", (signal) => this.session.summariseFrom(prompt, instructions, this.renderer.handle, signal));
+    if (!result) return;
+    if (result.ok) this.print(this.theme.dim(`Summarised the conversation from prompt ${prompt} on; what came before is kept as it was.`));
+    else this.error(`Could not summarise: ${result.reason ?? "unknown reason"}`);
+  }
+
+  /** A rewound conversation gives the prompt back for editing. */
+  prefillPrompt(text: string): void {
+    if (this.deps.terminal.interactive) prefillNextPrompt(text);
   }
 
   async switchSession(resume?: ResumeRequest): Promise<boolean> {

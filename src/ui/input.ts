@@ -31,6 +31,17 @@ export interface RawInput {
 
 /** How long a lone Esc waits for the rest of a sequence before it counts as the Esc key. */
 const ESCAPE_WAIT_MS = 40;
+/** Esc twice within this on an empty prompt opens the rewind list. */
+const DOUBLE_ESCAPE_MS = 800;
+/** What Esc Esc on an empty prompt submits. */
+export const DOUBLE_ESCAPE_COMMAND = "/rewind";
+
+let prefill: string | undefined;
+
+/** Text the next prompt starts with (a prompt given back by a rewind); one terminal per process. */
+export function prefillNextPrompt(text: string): void {
+  prefill = text;
+}
 
 export class TtyInput implements PromptSource {
   private readonly decoder = new KeyDecoder();
@@ -43,6 +54,7 @@ export class TtyInput implements PromptSource {
   /** The terminal went away (its stdin ended): the session must end, not wait for keys. */
   onGone: (() => void) | undefined;
   private gone = false;
+  private lastEscapeAt = 0;
 
   constructor(
     private readonly stdin: RawInput,
@@ -64,6 +76,8 @@ export class TtyInput implements PromptSource {
 
   read(): Promise<InputEvent> {
     if (this.gone) return Promise.resolve({ kind: "eof" });
+    if (prefill !== undefined && this.editor.text === "") this.editor.key({ kind: "paste", text: prefill });
+    prefill = undefined;
     this.editor.begin();
     return new Promise((resolve) => {
       this.waiting = resolve;
@@ -124,6 +138,16 @@ export class TtyInput implements PromptSource {
       if (this.busyKey?.(key)) return;
       this.editor.key(key);
       return;
+    }
+    if (key.kind === "key" && key.name === "escape" && this.editor.text === "") {
+      const now = Date.now();
+      const twice = now - this.lastEscapeAt <= DOUBLE_ESCAPE_MS;
+      this.lastEscapeAt = twice ? 0 : now;
+      if (!twice) return;
+      this.editor.key({ kind: "paste", text: DOUBLE_ESCAPE_COMMAND });
+      key = { kind: "key", name: "enter" };
+    } else {
+      this.lastEscapeAt = 0;
     }
     const event = this.editor.key(key);
     if (event.kind === "shiftTab") {

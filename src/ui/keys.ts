@@ -61,7 +61,6 @@ const SEQUENCES: Record<string, KeyName> = {
   "\x1b\r": "newline",
   "\x1b\n": "newline",
   "\x1b\x7f": "deleteWordBack",
-  "\x1b\x1b": "escape",
 };
 
 const CONTROLS: Record<string, KeyName> = {
@@ -132,6 +131,13 @@ export class KeyDecoder {
           continue;
         }
         if (this.buffer.length === 1) break; // lone Esc or the start of a sequence: wait
+        // Esc followed by Esc (pressed twice quickly, or sent together): the first was a key of its own.
+        if (this.buffer[1] === "\x1b") {
+          endText();
+          keys.push({ kind: "key", name: "escape" });
+          this.buffer = this.buffer.slice(1);
+          continue;
+        }
         const length = sequenceLength(this.buffer);
         if (length === 0) break;
         const sequence = this.buffer.slice(0, length);

@@ -18,6 +18,8 @@ import { memoryCommand } from "./memory.ts";
 import { modelCommand } from "./model.ts";
 import { permissionsCommand } from "./permissions.ts";
 import { resumeCommand } from "./resume.ts";
+import { rewindCommand } from "./rewind.ts";
+import { sandboxCommand } from "./sandbox.ts";
 import { statusCommand } from "./status.ts";
 import type { SlashCommand } from "./types.ts";
 
@@ -33,6 +35,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   costCommand,
   contextCommand,
   permissionsCommand,
+  sandboxCommand,
   hooksCommand,
   mcpCommand,
   agentsCommand,
@@ -40,6 +43,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   skillsCommand,
   configCommand,
   resumeCommand,
+  rewindCommand,
   initCommand,
   memoryCommand,
   doctorCommand,
