@@ -2,18 +2,12 @@
  * The OS sandbox for a session (spec §7): reads the merged `sandbox` settings, checks once that
  * the sandbox can start here, tells the permission gate (auto-allow) and returns the port the Bash
  * tool runs commands through. When the sandbox cannot start it says so once and Bash asks for
- * approval as before — or, with `failIfUnavailable`, clew refuses to start.
+ * approval as before — or, with `failIfUnavailable`, clew refuses to start. With the sandbox off
+ * nothing else is loaded.
  */
-import { existsSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
 import type { PermissionGate } from "../permissions/gate.ts";
-import { decideSandboxFor } from "../permissions/sandbox-rules.ts";
-import { findLinuxTools, probeSandbox } from "../permissions/sandbox/detect.ts";
-import { buildPolicy, protectedPaths } from "../permissions/sandbox/policy.ts";
-import type { Refusal } from "../permissions/sandbox/proxy.ts";
-import type { SandboxAvailability, SandboxConfig, SandboxLaunch, SandboxPathEntry, SandboxPolicy, SandboxView } from "../permissions/sandbox/types.ts";
-import { describeBlocked, findBlocked } from "../permissions/sandbox/violations.ts";
+import type { SandboxConfig, SandboxPathEntry, SandboxView } from "../permissions/sandbox/types.ts";
 import type { LoadedSettings, SandboxSettings } from "../settings/types.ts";
 import type { SandboxPort } from "../tools/types.ts";
 import { FatalError } from "../util/errors.ts";
@@ -28,23 +22,6 @@ export interface SandboxContext {
   path: string;
   platform?: string;
   isRoot?: boolean;
-}
-
-/** Everything `/sandbox` and `clew doctor` show. */
-export interface SandboxStatus {
-  config: SandboxConfig;
-  policy: SandboxPolicy;
-  availability: SandboxAvailability;
-  /** One line: on and working, off, or on but unavailable (and what happens instead). */
-  summary: string;
-}
-
-function realpath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function strings(value: unknown): string[] {
@@ -77,55 +54,6 @@ export function sandboxConfig(loaded: LoadedSettings, cwd: string, configDir: st
   };
 }
 
-function workingDirs(context: SandboxContext): string[] {
-  return [context.cwd, ...context.settings.settings.permissions.additionalDirectories.map((dir) => resolve(context.cwd, dir))];
-}
-
-export function sandboxStatus(context: SandboxContext): SandboxStatus {
-  const config = sandboxConfig(context.settings, context.cwd, context.configDir);
-  const policy = buildPolicy(config, { workingDirs: workingDirs(context), homeDir: context.homeDir, realpath });
-  const sandbox = (context.settings.settings.sandbox ?? {}) as SandboxSettings;
-  const availability = probeSandbox({
-    platform: context.platform ?? process.platform,
-    path: context.path,
-    ...(sandbox.bwrapPath ? { bwrapPath: sandbox.bwrapPath } : {}),
-    isRoot: context.isRoot ?? process.getuid?.() === 0,
-  });
-  const summary = !config.enabled
-    ? `off (set sandbox.enabled to true to run Bash commands in the OS sandbox; ${availability.available ? `${availability.tool} is available` : `it could not start here: ${availability.reason}`})`
-    : availability.available
-      ? `on: Bash commands run in the OS sandbox (${availability.tool})${config.autoAllowBashIfSandboxed ? " without asking" : ", with the usual approvals"}`
-      : `enabled but unavailable: ${availability.reason} (${availability.fix}); Bash commands run unsandboxed and ask for approval as usual`;
-  return { config, policy, availability, summary };
-}
-
-interface Runner {
-  readonly refusalSeq: number;
-  refusalsAfter(seq: number): Refusal[];
-  launch(cwd: string): Promise<SandboxLaunch>;
-  close(): void;
-}
-
-async function runnerFor(status: SandboxStatus, context: SandboxContext, dirs: string[]): Promise<Runner> {
-  const availability = status.availability as Extract<SandboxAvailability, { available: true }>;
-  if (availability.platform === "darwin") {
-    const { DarwinSandbox } = await import("../permissions/sandbox/darwin.ts");
-    return new DarwinSandbox({ policy: status.policy, workingDirs: dirs, sandboxExec: availability.tool, tmpRoot: tmpdir() });
-  }
-  const { LinuxSandbox } = await import("../permissions/sandbox/runner.ts");
-  const tools = findLinuxTools({ platform: "linux", path: context.path, bwrapPath: availability.tool, isRoot: false });
-  return new LinuxSandbox({
-    policy: status.policy,
-    workingDirs: dirs,
-    bwrap: availability.tool,
-    nsenter: tools?.nsenter,
-    bunBinary: process.execPath,
-    isRoot: context.isRoot ?? process.getuid?.() === 0,
-    tmpRoot: tmpdir(),
-    path: context.path,
-  });
-}
-
 /**
  * Sets the session's sandbox up: undefined when it is off or cannot start (said once through
  * `report`); a FatalError when it cannot start and `failIfUnavailable` is set.
@@ -133,6 +61,7 @@ async function runnerFor(status: SandboxStatus, context: SandboxContext, dirs: s
 export async function setUpSandbox(context: SandboxContext & { gate: PermissionGate; report: (line: string) => void }): Promise<SandboxPort | undefined> {
   const config = sandboxConfig(context.settings, context.cwd, context.configDir);
   if (!config.enabled) return undefined;
+  const { runnerFor, sandboxStatus, workingDirs } = await import("./sandbox-status.ts");
   const status = sandboxStatus(context);
   if (!status.availability.available) {
     const { reason, fix } = status.availability;
@@ -148,6 +77,11 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
   process.once("exit", () => runner.close());
   const view: SandboxView = { autoAllow: config.autoAllowBashIfSandboxed, allowUnsandboxed: config.allowUnsandboxedCommands, excludedCommands: config.excludedCommands };
   context.gate.useSandbox(view);
+  const [{ protectedPaths }, { decideSandboxFor }, { describeBlocked, findBlocked }] = await Promise.all([
+    import("../permissions/sandbox/policy.ts"),
+    import("../permissions/sandbox-rules.ts"),
+    import("../permissions/sandbox/violations.ts"),
+  ]);
   const shielded = protectedPaths(status.policy, dirs);
   return {
     async prepare(request) {
@@ -164,3 +98,4 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
     },
   };
 }
+

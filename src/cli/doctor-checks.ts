@@ -24,6 +24,8 @@ export interface DoctorFacts {
   update?: string[];
   /** Whether the API endpoint answered (absent: not tested). */
   api?: Check;
+  /** The Bash sandbox (app/sandbox-status.ts `sandboxCheck`; absent: not checked). */
+  sandbox?: Check;
 }
 
 function configWritable(dir: string): Check {
@@ -56,6 +58,7 @@ export function doctorChecks(facts: DoctorFacts): Check[] {
     ...(facts.api ? [facts.api] : []),
     { ok: rg !== null, label: "ripgrep", detail: rg ?? "not found: Grep and Glob use the slower built-in search (install ripgrep)" },
     { ok: "n/a", label: "tmux", detail: "not needed (clew's UI is line-oriented)" },
+    ...(facts.sandbox ? [facts.sandbox] : []),
     { ok: "n/a", label: "Hooks", detail: "", lines: facts.hooks },
     { ok: "n/a", label: "Skills and commands", detail: "", lines: facts.extensions },
     ...(facts.mcp ? [{ ok: "n/a" as const, label: "MCP servers", detail: "", lines: facts.mcp }] : []),

@@ -9,6 +9,7 @@ import type { CommandIO } from "./config-command.ts";
 import { apiReachability, doctorChecks, renderDoctor } from "./doctor-checks.ts";
 
 export async function runDoctorCommand(env: Environment, version: string, io: CommandIO): Promise<number> {
+  const { sandboxCheck, sandboxStatus } = await import("../app/sandbox-status.ts");
   const loaded = loadSettings({ startDir: env.cwd, configDir: env.configDir, homeDir: env.homeDir, managedDirs: env.managedSettingsDirs, cli: {}, keepDenyOnError: true });
   const checks = doctorChecks({
     env,
@@ -19,6 +20,7 @@ export async function runDoctorCommand(env: Environment, version: string, io: Co
     extensions: await extensionLines(await registryFor(env, loaded), env.homeDir),
     mcp: await mcpLines(env, loaded),
     update: await updateLines(env, loaded.settings, version),
+    sandbox: sandboxCheck(sandboxStatus({ settings: loaded, cwd: env.cwd, homeDir: env.homeDir, configDir: env.configDir, path: env.childEnv.PATH ?? "" })),
     ...(env.nonessentialTrafficDisabled ? {} : { api: await apiReachability(env) }),
   });
   const plain = (text: string) => text;

@@ -68,7 +68,8 @@ export function findBlocked(
   for (const line of output.split("\n")) {
     const error = ERROR_LINE.exec(line);
     if (!error) continue;
-    for (const path of candidates(line, cwd)) {
+    // The path nearest the error message is the one it is about (`bash: line 1: /x: Read-only …`).
+    for (const path of candidates(line.slice(0, error.index), cwd).reverse()) {
       const blocked =
         error[1] === "No such file or directory"
           ? hostTmp(path, policy, existsOutside)
