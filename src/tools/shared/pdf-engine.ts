@@ -16,8 +16,23 @@ type Pdfjs = typeof import("unpdf/pdfjs");
 let pdfjs: Promise<Pdfjs> | undefined;
 
 function loadPdfjs(): Promise<Pdfjs> {
-  pdfjs ??= import(String(pdfjsFile)) as Promise<Pdfjs>;
+  pdfjs ??= importEmbedded(String(pdfjsFile)) as Promise<Pdfjs>;
   return pdfjs;
+}
+
+/**
+ * A build may embed the file gzip-compressed (0.5 MB instead of 1.7): then it is unpacked in
+ * memory and imported from a blob URL; a plain file (and a run from source) is imported as it is.
+ */
+async function importEmbedded(path: string): Promise<unknown> {
+  const bytes = await Bun.file(path).bytes();
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return import(path);
+  const url = URL.createObjectURL(new Blob([Bun.gunzipSync(bytes)], { type: "text/javascript" }));
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
 }
 
 export class PdfOpenError extends Error {
