@@ -79,4 +79,22 @@ describe("scenario: reading PDFs", () => {
       { type: "pdf", file: { filePath: memo, originalSize: memoBytes.length, totalPages: 2, pages: "1-2", sentAs: "document" } },
     ]);
   });
+
+  test("past the 100 pages a request may carry, Reads side by side send the rest as each page's text", async () => {
+    const dir = tempDirectory("clew-pdf-budget-");
+    const book = join(dir, "book.pdf");
+    writeFileSync(book, await pdfWithPages(20));
+    let calls = reply();
+    for (let read = 0; read < 6; read += 1) calls = calls.toolUse("Read", { file_path: book, pages: "1-20" });
+    server = await startFakeAnthropic({ script: [calls, reply().text("Read it six times.")] });
+    const result = await runClew(["-p", "read the book six times", "--output-format", "json"], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(server.violations).toEqual([]);
+    expect(result.code).toBe(0);
+    const results = toolResults(requestAt(server, 1));
+    const asDocuments = results.filter((sent) => Array.isArray(sent.block.content) && (sent.block.content as JsonObject[]).some((block) => block.type === "document"));
+    const asText = results.filter((sent) => typeof sent.block.content === "string");
+    expect({ documents: asDocuments.length, text: asText.length }).toEqual({ documents: 5, text: 1 });
+    const pages = Array.from({ length: 20 }, (_, i) => `<page number="${i + 1}">\nThis is page ${i + 1}.\n</page>`).join("\n");
+    expect(asText[0]?.text).toBe(`PDF file: ${book} (20 pages), sent as text because the conversation already carries 100 PDF pages and a request may carry at most 100.\n${pages}`);
+  });
 });

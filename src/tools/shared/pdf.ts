@@ -82,14 +82,11 @@ async function readOpenPdf(pdf: OpenPdf, bytes: Uint8Array, asked: PageRange | u
     file: { filePath: absPath, originalSize: size, totalPages, pages: `${range.first}-${range.last}`, sentAs },
   });
 
-  const sent = documentsSent(session);
   let textReason = pdf.encrypted
     ? "it is encrypted, which the API does not accept as a document"
     : !modelAcceptsPdfDocuments(sessionModel(session))
       ? "the model does not take PDF documents"
-      : sent.pages + pageCount(range) > PDF_MAX_PAGES_PER_REQUEST
-        ? `the conversation already carries ${sent.pages} PDF pages and a request may carry at most ${PDF_MAX_PAGES_PER_REQUEST}`
-        : undefined;
+      : undefined;
   if (textReason === undefined) {
     const document = whole ? bytes : await cut(pdf, range, absPath);
     signal.throwIfAborted();
@@ -99,7 +96,11 @@ async function readOpenPdf(pdf: OpenPdf, bytes: Uint8Array, asked: PageRange | u
           `Read fewer pages at a time with pages, or extract the text with Bash (\`pdftotext -f ${range.first} -l ${range.last} ${absPath} -\`).`,
       );
     }
-    if (sent.bytes + document.byteLength > PDF_MAX_CONVERSATION_BYTES) {
+    // From here to recordDocument nothing awaits, so Reads running side by side cannot both take the last of the budget.
+    const sent = documentsSent(session);
+    if (sent.pages + pageCount(range) > PDF_MAX_PAGES_PER_REQUEST) {
+      textReason = `the conversation already carries ${sent.pages} PDF pages and a request may carry at most ${PDF_MAX_PAGES_PER_REQUEST}`;
+    } else if (sent.bytes + document.byteLength > PDF_MAX_CONVERSATION_BYTES) {
       textReason = `the conversation already carries ${formatBytes(sent.bytes)} of PDFs and this one would take it past the ${formatBytes(PDF_MAX_CONVERSATION_BYTES)} a request has room for`;
     } else {
       recordDocument(session, pageCount(range), document.byteLength);
