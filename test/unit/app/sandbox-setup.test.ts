@@ -1,0 +1,123 @@
+// The sandbox from layered settings (lists concatenate, the strongest boolean wins, a repository
+// cannot loosen it, managed-only domains), and a session's sandbox port driving the real Bash
+// tool through real bubblewrap: foreground and background commands, both network set-ups.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { setUpPermissions } from "../../../src/app/permission-setup.ts";
+import { sandboxConfig, setUpSandbox } from "../../../src/app/sandbox-setup.ts";
+import { loadSettings } from "../../../src/settings/load.ts";
+import { bashTool } from "../../../src/tools/bash.ts";
+import { bashOutputTool } from "../../../src/tools/bash-output.ts";
+import { runTool, tempDir, toolSession } from "../../helpers/tool-session.ts";
+
+const hasBwrap = process.platform === "linux" && Bun.which("bwrap") !== null;
+
+function layered(files: Record<string, unknown>) {
+  const dir = tempDir();
+  for (const [path, value] of Object.entries(files)) {
+    const full = join(dir, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, JSON.stringify(value));
+  }
+  const configDir = join(dir, ".config");
+  const loaded = loadSettings({ startDir: dir, configDir, managedDirs: [join(dir, "managed")], homeDir: dir, trusted: true });
+  return { dir, configDir, loaded };
+}
+
+describe("sandbox settings", () => {
+  test("lists concatenate across layers, the strongest boolean wins, user-relative paths resolve in the config dir", () => {
+    const { dir, configDir, loaded } = layered({
+      ".config/settings.json": { sandbox: { enabled: false, autoAllowBashIfSandboxed: false, filesystem: { allowWrite: ["cache"] }, network: { allowedDomains: ["github.com"] } } },
+      ".clew/settings.json": { sandbox: { enabled: true, excludedCommands: ["docker"], filesystem: { denyRead: ["./secrets"] }, network: { allowedDomains: ["*.npmjs.org"], strictAllowlist: true } } },
+      ".clew/settings.local.json": { sandbox: { failIfUnavailable: true, network: { deniedDomains: ["evil.test"] } } },
+    });
+    expect(sandboxConfig(loaded, dir, configDir)).toEqual({
+      enabled: true,
+      failIfUnavailable: true,
+      autoAllowBashIfSandboxed: false,
+      allowUnsandboxedCommands: true,
+      excludedCommands: ["docker"],
+      allowWrite: [{ text: "cache", base: configDir }],
+      denyWrite: [],
+      denyRead: [{ text: "./secrets", base: dir }],
+      allowRead: [],
+      allowedDomains: ["*.npmjs.org", "github.com"],
+      deniedDomains: ["evil.test"],
+      allowLocalBinding: false,
+      // A repository cannot set strictAllowlist (spec §2.5): the project file's value is dropped.
+      strictAllowlist: false,
+    });
+    expect(loaded.problems.map((problem) => problem.message)).toEqual([
+      "sandbox.network.strictAllowlist true is ignored in shared project settings: a repository cannot set this; put it in your user settings",
+    ]);
+  });
+
+  test("allowManagedDomainsOnly keeps only the managed allowed domains", () => {
+    const { dir, configDir, loaded } = layered({
+      "managed/managed-settings.json": { sandbox: { network: { allowManagedDomainsOnly: true, allowedDomains: ["corp.example"] } } },
+      ".config/settings.json": { sandbox: { network: { allowedDomains: ["github.com"] } } },
+    });
+    expect(sandboxConfig(loaded, dir, configDir).allowedDomains).toEqual(["corp.example"]);
+  });
+
+  test("a wrongly typed key is reported with its path and the rest of the section kept", () => {
+    const { dir, configDir, loaded } = layered({ ".clew/settings.json": { sandbox: { enabled: "yes", excludedCommands: ["docker"] } } });
+    expect(loaded.problems.map((problem) => problem.keyPath)).toEqual(["sandbox.enabled"]);
+    expect(sandboxConfig(loaded, dir, configDir)).toMatchObject({ enabled: false, excludedCommands: ["docker"] });
+  });
+});
+
+describe.skipIf(!hasBwrap)("a session's sandbox with the Bash tool", () => {
+  const sessions: Array<ReturnType<typeof toolSession>> = [];
+  afterEach(async () => {
+    for (const session of sessions.splice(0)) await session.shells.killAll();
+  });
+
+  async function sandboxedSession(isRoot: boolean | undefined) {
+    const { dir, configDir, loaded } = layered({ ".config/settings.json": { sandbox: { enabled: true } } });
+    const permissions = setUpPermissions({ settings: loaded, flagMode: undefined, unsandboxedRoot: false, cwd: dir, homeDir: dir, tools: [], ask: undefined });
+    const reports: string[] = [];
+    const sandbox = await setUpSandbox({ settings: loaded, gate: permissions.gate, cwd: dir, homeDir: dir, configDir, path: process.env.PATH ?? "", report: (line) => reports.push(line), ...(isRoot === undefined ? {} : { isRoot }) });
+    const session = toolSession(dir, { sandbox, env: { PATH: process.env.PATH ?? "", HOME: dir } });
+    sessions.push(session);
+    return { dir, session, reports, permissions };
+  }
+
+  test("foreground and background commands run inside; cd carries over; the gate now auto-allows", async () => {
+    const { dir, session, reports, permissions } = await sandboxedSession(undefined);
+    expect(reports).toEqual([]);
+    const decision = await permissions.gate.check({ toolName: "Bash", access: "exec", subject: "make", input: { command: "make" }, toolUseId: "t1" });
+    expect(decision.behavior).toBe("allow");
+    mkdirSync(join(dir, "sub"));
+    const first = await runTool(bashTool, { command: "cd sub && echo $CLEW_SANDBOX $HTTPS_PROXY > where.txt && pwd" }, session);
+    expect(first.content).toBe(join(dir, "sub"));
+    expect(readFileSync(join(dir, "sub", "where.txt"), "utf8")).toBe("1 http://127.0.0.1:3128\n");
+    expect(session.cwd).toBe(join(dir, "sub"));
+    const outside = await runTool(bashTool, { command: "echo x > /etc/clew-sandbox-probe" }, session);
+    expect(String(outside.content)).toContain("- writing /etc/clew-sandbox-probe: it is outside the directories sandboxed commands may write");
+    expect(existsSync("/etc/clew-sandbox-probe")).toBe(false);
+
+    const started = await runTool(bashTool, { command: "echo bg > /etc/clew-sandbox-bg; echo done-bg", run_in_background: true }, session);
+    const id = (started.data as { backgroundTaskId: string }).backgroundTaskId;
+    await session.shells.get(id)?.done;
+    const output = await runTool(bashOutputTool, { bash_id: id }, session);
+    expect(String(output.content)).toContain("Read-only file system");
+    expect(String(output.content)).toContain("done-bg");
+    expect(existsSync("/etc/clew-sandbox-bg")).toBe(false);
+  });
+
+  test("without nsenter's privilege (a forwarder in front of each command) the network still goes only through the proxy", async () => {
+    const web = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("never") });
+    try {
+      const { session } = await sandboxedSession(false);
+      const result = await runTool(bashTool, { command: `curl -sS --max-time 10 http://127.0.0.1:${web.port}/ ; echo; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${web.port}/ || echo direct-failed` }, session);
+      const text = String(result.content);
+      expect(text).toContain(`clew sandbox: the connection to 127.0.0.1:${web.port} was refused`);
+      expect(text).toContain("direct-failed");
+      expect(text).not.toContain("never");
+    } finally {
+      web.stop(true);
+    }
+  });
+});
