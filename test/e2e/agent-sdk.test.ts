@@ -1,7 +1,8 @@
 // The official Claude Agent SDK (npm, installed in test/agent-sdk) drives the compiled clew
 // binary through `pathToClaudeCodeExecutable`, unchanged, against the fake Anthropic API: a
 // one-shot query that fixes a failing test; a streaming-input session with two user messages,
-// a canUseTool that denies one call and an interrupt during a long Bash; an in-process MCP tool.
+// a canUseTool that denies one call and an interrupt during a long Bash; an in-process MCP tool
+// with a PreToolUse hook callback.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -178,13 +179,19 @@ describe("the Claude Agent SDK drives clew", () => {
         }),
       ],
     });
-    const { options, stderr } = sdkOptions(dir, configDir, server.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__add"] });
+    // A hook callback in the host sees the call before it runs.
+    const hooked: Array<{ event: string; tool: unknown }> = [];
+    const hooks: Options["hooks"] = {
+      PreToolUse: [{ matcher: "mcp__calc__add", hooks: [async (input) => (hooked.push({ event: input.hook_event_name, tool: (input as { tool_name?: unknown }).tool_name }), {})] }],
+    };
+    const { options, stderr } = sdkOptions(dir, configDir, server.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__add"], hooks });
     const q = query({ prompt: "add 2 and 3", options });
     const messages = await collect(q);
 
     expect(stderr.join("")).toBe("");
     expect(server.violations).toEqual([]);
     expect(calls).toEqual([{ a: 2, b: 3 }]);
+    expect(hooked).toEqual([{ event: "PreToolUse", tool: "mcp__calc__add" }]);
     expect(toolNames(server.requests[0] as RecordedRequest)).toContain("mcp__calc__add");
     expect(toolResults(server.requests[1] as RecordedRequest)[0]).toMatchObject({ text: "5", isError: false });
     expect(messages[0]).toMatchObject({ type: "system", subtype: "init", mcp_servers: [{ name: "calc", status: "connected" }] });

@@ -138,13 +138,39 @@ describe("stream-json control protocol", () => {
     expect(texts.filter((text) => !String(text).startsWith("<system-reminder>"))).toEqual(["the real question"]);
   });
 
-  test("initialize asking for hook callbacks is refused with the reason and no turn runs", async () => {
+  test("initialize asking for structured output is refused with the reason and no turn runs", async () => {
     const s = await session([reply().text("must not be asked")]);
-    s.send({ type: "control_request", request_id: "i1", request: { subtype: "initialize", hooks: { PreToolUse: [{ hookCallbackIds: ["hook_0"] }] } } });
+    s.send({ type: "control_request", request_id: "i1", request: { subtype: "initialize", jsonSchema: { type: "object" } } });
     s.user("hello");
     expect(await s.exit).toBe(1);
-    expect(s.frames).toEqual([{ type: "control_response", response: { subtype: "error", request_id: "i1", error: expect.stringContaining("initialize.hooks: hook callbacks") } }]);
+    expect(s.frames).toEqual([{ type: "control_response", response: { subtype: "error", request_id: "i1", error: "initialize.jsonSchema: structured output (`outputFormat` / --json-schema) is not supported by clew yet" } }]);
     expect(server?.requests.length).toBe(0);
+  });
+
+  test("hook callbacks: a PreToolUse callback is asked with the hook input and its deny keeps the call from running", async () => {
+    const s = await session(
+      [reply().toolUse("Bash", { command: "touch made-by-bash", description: "Make a file" }), (request: RecordedRequest) => reply().text(`hook said: ${toolResults(request)[0]?.text ?? ""}`)],
+      ["--permission-mode", "acceptEdits", "--allowedTools", "Bash(touch:*)"],
+    );
+    const init = await s.control("i1", { subtype: "initialize", hooks: { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0"], timeout: 30 }], PostToolUse: [{ matcher: "Read", hookCallbackIds: ["hook_1"] }] } });
+    expect(init).toMatchObject({ subtype: "success", response: { hooks_applied: true } });
+    s.user("make the file");
+    const callback = await s.waitFor((frame) => frame.type === "control_request");
+    const toolUse = s.frames.find((frame) => frame.type === "assistant") as unknown as { message: { content: Array<{ id: string }> } };
+    expect(callback.request).toMatchObject({
+      subtype: "hook_callback",
+      callback_id: "hook_0",
+      input: { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "touch made-by-bash", description: "Make a file" }, cwd: s.dir },
+      tool_use_id: toolUse.message.content[0]?.id,
+    });
+    s.send({ type: "control_response", response: { subtype: "success", request_id: callback.request_id, response: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "No files today." } } } });
+    const result = await s.waitFor(isResult);
+    s.end();
+    expect(await s.exit).toBe(0);
+    expect(existsSync(join(s.dir, "made-by-bash"))).toBe(false);
+    expect(String(result.result)).toContain("No files today.");
+    expect(s.frames.filter((frame) => frame.type === "control_request").length).toBe(1);
+    expect(s.stderr).toEqual([]);
   });
 
   test("--permission-prompt-tool stdio: the host is asked with can_use_tool, its rule is kept, its denial reaches the model", async () => {
@@ -160,7 +186,7 @@ describe("stream-json control protocol", () => {
     );
     s.user("clean up");
     const ask = await s.waitFor((frame) => frame.type === "control_request");
-    const toolUse = s.frames.find((frame) => frame.type === "assistant") as { message: { content: Array<{ id: string }> } };
+    const toolUse = s.frames.find((frame) => frame.type === "assistant") as unknown as { message: { content: Array<{ id: string }> } };
     expect(ask).toEqual({
       type: "control_request",
       request_id: expect.any(String),

@@ -13,13 +13,14 @@ export interface InitConfig {
   agents?: Record<string, unknown>;
   /** `sdkMcpServers`: names of servers living in the host, reached through `mcp_message`. */
   sdkMcpServers: string[];
+  /** `hooks`: event → matchers with the host's callback ids (run through the hook relay). */
+  hooks?: Record<string, unknown>;
 }
 
 export type InitParse = { ok: true; config: InitConfig; notices: string[] } | { ok: false; error: string };
 
 /** Fields whose effect clew does not have; a set one ends initialize with an error naming it. */
 const REFUSED: Record<string, string> = {
-  hooks: "hook callbacks (the SDK's `hooks` option) are not supported by clew yet; configure hooks in settings files (`hooks` in .claude/settings.json) instead",
   jsonSchema: "structured output (`outputFormat` / --json-schema) is not supported by clew yet",
   sdkMcpServerConfigs: "per-server settings of in-process MCP servers are not supported by clew yet",
   plugins: "plugins sent in initialize are not supported; pass them as --plugin-dir (the SDK's `plugins` option without pluginsViaInitialize)",
@@ -62,7 +63,7 @@ export function parseInitialize(request: ControlRequestBody): InitParse {
   if (!Array.isArray(servers) || !servers.every((name) => typeof name === "string")) {
     return { ok: false, error: "initialize.sdkMcpServers must be an array of server names" };
   }
-  const known = new Set([...IGNORED, ...Object.keys(REFUSED), "systemPrompt", "appendSystemPrompt", "agents", "sdkMcpServers"]);
+  const known = new Set([...IGNORED, ...Object.keys(REFUSED), "systemPrompt", "appendSystemPrompt", "agents", "sdkMcpServers", "hooks"]);
   const notices = Object.keys(request)
     .filter((field) => !known.has(field) && !isEmpty(request[field]))
     .map((field) => `initialize.${field} is not supported by clew and has no effect`);
@@ -73,6 +74,7 @@ export function parseInitialize(request: ControlRequestBody): InitParse {
       ...(append !== undefined && append.trim() !== "" ? { appendSystemPrompt: append } : {}),
       ...(agents !== undefined ? { agents: agents as Record<string, unknown> } : {}),
       sdkMcpServers: servers as string[],
+      ...(!isEmpty(request.hooks) ? { hooks: request.hooks as Record<string, unknown> } : {}),
     },
     notices,
   };
@@ -83,6 +85,8 @@ export interface InitFacts {
   agents: Array<{ name: string; description: string }>;
   models: Array<{ alias: string; description: string }>;
   apiKeySource: string;
+  /** Whether the request's hook callbacks were registered (absent when it had none). */
+  hooksApplied?: boolean;
 }
 
 /** The answer to initialize, in the shape the Agent SDK reads (`SDKControlInitializeResponse`). */
@@ -95,5 +99,6 @@ export function initializeResponse(facts: InitFacts): Record<string, unknown> {
     models: facts.models.map((model) => ({ value: model.alias, displayName: model.alias, description: model.description })),
     account: { apiKeySource: facts.apiKeySource, apiProvider: "firstParty" },
     pid: process.pid,
+    ...(facts.hooksApplied !== undefined ? { hooks_applied: facts.hooksApplied } : {}),
   };
 }

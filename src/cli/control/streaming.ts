@@ -17,6 +17,7 @@ import { sessionFlags } from "../session-flags.ts";
 import { framesFor, initFrame } from "../stream-json.ts";
 import { ControlChannel, type Frame } from "./channel.ts";
 import { inputErrorFrame, replayFrame, SessionStateFrames } from "./frames.ts";
+import { parseHookCallbacks, startHookRelay, type HookRelay } from "./hook-relay.ts";
 import { initializeResponse, parseInitialize, type InitConfig } from "./initialize.ts";
 import { readInputItems, type InboundItem } from "./input.ts";
 import { controlApprovalPort } from "./permission-port.ts";
@@ -105,6 +106,18 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     initRequestId = first.requestId;
     init = parsed.config;
   } else if (first) early.push(first);
+  let relay: HookRelay | undefined;
+  if (initRequestId && init?.hooks) {
+    const callbacks = parseHookCallbacks(init.hooks);
+    try {
+      if (!callbacks.ok) throw new Error(callbacks.error);
+      relay = startHookRelay(callbacks.events, options.settings, channel);
+    } catch (error) {
+      channel.fail(initRequestId, errorMessage(error));
+      io.writeError(`clew: ${errorMessage(error)}\n`);
+      return 1;
+    }
+  }
 
   let current: AbortController | undefined;
   const interrupt = (why: string): boolean => {
@@ -131,6 +144,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     session = await openSession({
       ...flags,
       ...withInit(flags, init),
+      ...(relay ? { cli: { ...flags.cli, settings: relay.settings } } : {}),
       resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
       fork: options.forkSession,
       sessionId: options.sessionId,
@@ -141,12 +155,13 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     });
   } catch (error) {
     if (initRequestId) channel.fail(initRequestId, errorMessage(error));
+    relay?.close();
     throw error;
   }
   sessionId = session.info.sessionId;
   if (initRequestId) {
     const agents = await session.agentTypes();
-    channel.succeed(initRequestId, initializeResponse({ commands: session.userInvocables(), agents, models: MODEL_ALIASES, apiKeySource: session.info.apiKeySource }));
+    channel.succeed(initRequestId, initializeResponse({ commands: session.userInvocables(), agents, models: MODEL_ALIASES, apiKeySource: session.info.apiKeySource, ...(relay ? { hooksApplied: true } : {}) }));
   }
 
   const turns = new AsyncQueue<UserItem>();
@@ -225,6 +240,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     }
   } finally {
     await session.close();
+    relay?.close();
   }
   if (signalExit === undefined) await dispatching;
   if (signalExit === undefined) await reading;

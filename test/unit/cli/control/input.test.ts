@@ -2,6 +2,7 @@
 // the line and the fault, and a stream cut anywhere yields the same items as one written whole.
 import { describe, expect, test } from "bun:test";
 import { parseInputLine, readInputItems, type InboundItem } from "../../../../src/cli/control/input.ts";
+import type { ContentBlockParam } from "../../../../src/model/types.ts";
 
 async function itemsOf(chunks: string[]): Promise<InboundItem[]> {
   async function* source() {
@@ -19,7 +20,7 @@ describe("parseInputLine", () => {
   });
 
   test("content blocks (text and a base64 image) pass through; an empty session id is no session id", () => {
-    const blocks = [
+    const blocks: ContentBlockParam[] = [
       { type: "text", text: "what is this?" },
       { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
     ];

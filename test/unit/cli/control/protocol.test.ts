@@ -2,6 +2,7 @@
 // what the host asks for, and the mapping of a permission prompt to can_use_tool and back.
 import { describe, expect, test } from "bun:test";
 import { ControlChannel, ControlRequestError, type Frame } from "../../../../src/cli/control/channel.ts";
+import { parseHookCallbacks, settingsWithHooks } from "../../../../src/cli/control/hook-relay.ts";
 import { initializeResponse, parseInitialize } from "../../../../src/cli/control/initialize.ts";
 import { canUseToolRequest, controlApprovalPort, ruleValue } from "../../../../src/cli/control/permission-port.ts";
 import type { PermissionEvaluation, PermissionRequest } from "../../../../src/permissions/types.ts";
@@ -12,7 +13,7 @@ function channel(): { channel: ControlChannel; frames: Frame[] } {
 }
 
 function requestIdOf(frame: Frame | undefined): string {
-  return (frame as { request_id: string }).request_id;
+  return (frame as unknown as { request_id: string }).request_id;
 }
 
 describe("ControlChannel", () => {
@@ -77,12 +78,14 @@ describe("parseInitialize", () => {
     });
   });
 
-  test("hook callbacks and a JSON schema are refused by name, never dropped", () => {
-    const parsed = parseInitialize({ subtype: "initialize", hooks: { PreToolUse: [{ hookCallbackIds: ["hook_0"] }] }, jsonSchema: { type: "object" } });
-    expect(parsed.ok).toBe(false);
-    const error = (parsed as { error: string }).error;
-    expect(error).toContain("initialize.hooks: hook callbacks (the SDK's `hooks` option) are not supported by clew yet");
-    expect(error).toContain("initialize.jsonSchema: structured output");
+  test("a JSON schema and managed settings are refused by name, never dropped; hook callbacks are taken", () => {
+    const parsed = parseInitialize({ subtype: "initialize", jsonSchema: { type: "object" }, managedSettings: { a: 1 } });
+    expect(parsed).toEqual({
+      ok: false,
+      error: "initialize.jsonSchema: structured output (`outputFormat` / --json-schema) is not supported by clew yet; initialize.managedSettings: managed settings sent in initialize are not supported by clew",
+    });
+    const hooks = { PreToolUse: [{ hookCallbackIds: ["hook_0"] }] };
+    expect(parseInitialize({ subtype: "initialize", hooks })).toEqual({ ok: true, config: { sdkMcpServers: [], hooks }, notices: [] });
   });
 
   test("a field clew does not know is named in a notice; a malformed one is an error", () => {
@@ -108,6 +111,32 @@ describe("parseInitialize", () => {
       account: { apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
       pid: process.pid,
     });
+  });
+});
+
+describe("hook callbacks as http hooks of the session", () => {
+  test("matchers become one http hook per callback id, the timeout kept, after the --settings value's own hooks", () => {
+    const parsed = parseHookCallbacks({ PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0", "hook_1"], timeout: 5 }], Stop: [{ hookCallbackIds: ["hook_2"] }] });
+    expect(parsed.ok).toBe(true);
+    const events = (parsed as { events: Parameters<typeof settingsWithHooks>[1] }).events;
+    const flag = JSON.stringify({ model: "sonnet", hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "true" }] }] } });
+    expect(JSON.parse(settingsWithHooks(flag, events, (id) => `http://127.0.0.1:1/t/${id}`))).toEqual({
+      model: "sonnet",
+      hooks: {
+        PreToolUse: [
+          { matcher: "Write", hooks: [{ type: "command", command: "true" }] },
+          { matcher: "Bash", hooks: [{ type: "http", url: "http://127.0.0.1:1/t/hook_0", timeout: 5 }, { type: "http", url: "http://127.0.0.1:1/t/hook_1", timeout: 5 }] },
+        ],
+        Stop: [{ hooks: [{ type: "http", url: "http://127.0.0.1:1/t/hook_2" }] }],
+      },
+    });
+  });
+
+  test("malformed callbacks and a --settings value that cannot take them are errors naming the field", () => {
+    expect(parseHookCallbacks([])).toEqual({ ok: false, error: "initialize.hooks must be an object of hook event name to matchers" });
+    expect(parseHookCallbacks({ PreToolUse: [{ matcher: "Bash" }] })).toEqual({ ok: false, error: "initialize.hooks.PreToolUse[0] must have hookCallbackIds, an array of callback ids" });
+    expect(parseHookCallbacks({ Stop: [{ hookCallbackIds: ["h"], timeout: -1 }] })).toEqual({ ok: false, error: "initialize.hooks.Stop[0].timeout must be a positive number of seconds" });
+    expect(() => settingsWithHooks("/nonexistent/settings.json", {}, (id) => id)).toThrow("the host's hook callbacks cannot be added to --settings /nonexistent/settings.json: ");
   });
 });
 
