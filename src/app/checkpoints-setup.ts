@@ -26,7 +26,7 @@ export interface CheckpointPort {
   startPrompt(): Promise<number | undefined>;
   beforePrompt(prompt: number): Promise<void>;
   /** The prompt went out: its text and its place in the transcript. */
-  describe(prompt: number, details: Pick<CheckpointRecord, "text" | "leaf" | "uuid">): Promise<void>;
+  describe(prompt: number, details: Pick<CheckpointRecord, "text" | "leaf" | "uuid" | "messageId">): Promise<void>;
   /** The prompt never went out (a hook blocked it). */
   discard(prompt: number): Promise<void>;
   afterTurn(prompt: number): Promise<void>;

@@ -74,7 +74,7 @@ export async function rewindPoints(checkpoints: SessionCheckpoints): Promise<Rew
 /** The checkpoint for `target` (a prompt number, or the transcript uuid of the prompt's message), or a usage error naming what exists. */
 export function findPoint(checkpoints: SessionCheckpoints, target: number | string): CheckpointRecord {
   const records = checkpoints.list();
-  const found = typeof target === "number" ? checkpoints.find(target) : records.find((record) => record.uuid === target);
+  const found = typeof target === "number" ? checkpoints.find(target) : records.find((record) => record.uuid === target || record.messageId === target);
   if (found) return found;
   if (records.length === 0) throw new FatalError("usage", "error: this session has no checkpoints to rewind to.", "Checkpoints are taken before each prompt unless fileCheckpointingEnabled is false.");
   const first = records[0]?.prompt ?? 1;

@@ -263,7 +263,8 @@ export class Session {
     };
   }
 
-  async runTurn(prompt: string | ContentBlockParam[], emit: Emit, signal: AbortSignal): Promise<LoopOutcome> {
+  /** `options.messageId`: the host's id for this user message (stream-json `uuid`), which `rewindFiles` accepts too. */
+  async runTurn(prompt: string | ContentBlockParam[], emit: Emit, signal: AbortSignal, options: { messageId?: string } = {}): Promise<LoopOutcome> {
     const both = this.emitter(emit);
     const { hookSink } = this.services;
     const idle = hookSink?.emit;
@@ -299,7 +300,7 @@ export class Session {
         this.promptMessages.set(checkpoint, message);
         const { promptText } = await import("./session-rewind.ts");
         const writer = this.services.writer;
-        await this.services.checkpoints?.describe(checkpoint, { text: promptText(typed), ...(writer ? { leaf: leaf ?? null, uuid: writer.leafUuid ?? undefined } : {}) });
+        await this.services.checkpoints?.describe(checkpoint, { text: promptText(typed), ...(writer ? { leaf: leaf ?? null, uuid: writer.leafUuid ?? undefined } : {}), ...(options.messageId ? { messageId: options.messageId } : {}) });
       }
       const helpers = this.services.helpers;
       const stopHelpers = () => helpers?.runner.stopAll();

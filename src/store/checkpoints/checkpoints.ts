@@ -28,6 +28,8 @@ export interface CheckpointRecord {
    */
   leaf?: string | null;
   uuid?: string;
+  /** The id a host gave the prompt's message (stream-json `uuid`), for `rewind_files`. */
+  messageId?: string;
 }
 
 /** What one turn changed in the files: from just before its prompt to when it ended. */
@@ -84,7 +86,7 @@ export class SessionCheckpoints {
   }
 
   /** What is known of the prompt once it is sent (its text, its place in the transcript). */
-  describe(prompt: number, details: Pick<CheckpointRecord, "text" | "leaf" | "uuid">): void {
+  describe(prompt: number, details: Pick<CheckpointRecord, "text" | "leaf" | "uuid" | "messageId">): void {
     const record = this.find(prompt);
     if (!record) return;
     Object.assign(record, details);
