@@ -100,10 +100,28 @@ describe("stream-json control protocol", () => {
       error: 'unsupported control request subtype "mcp_set_servers": clew does not implement it; pass MCP servers when the session starts (mcpServers / --mcp-config)',
     });
     expect(await s.control("x3", { subtype: "initialize" })).toMatchObject({ subtype: "error", error: "initialize was already answered: clew takes one initialize, as the first line of input" });
-    expect(await s.control("x4", { subtype: "rewind_files", user_message_id: "u1" })).toMatchObject({ subtype: "error", error: expect.stringContaining("rewind_files is not supported by this clew session") });
+    expect(await s.control("x4", { subtype: "rewind_files", user_message_id: "u1" })).toEqual({ subtype: "success", request_id: "x4", response: { canRewind: false, error: "error: this session has no checkpoints to rewind to." } });
     expect(await s.control("x5", { subtype: "interrupt" })).toEqual({ subtype: "success", request_id: "x5", response: {} });
     s.user("are you there?");
     expect(await s.waitFor(isResult)).toMatchObject({ subtype: "success", result: "still here" });
+    s.end();
+    expect(await s.exit).toBe(0);
+  });
+
+  test("rewind_files puts back the files a turn wrote, by the id of its user message; dry_run only says which", async () => {
+    const s = await session([reply().toolUse("Write", { file_path: "made.txt", content: "new\n" }), reply().text("wrote it")], ["--permission-mode", "acceptEdits"]);
+    s.user("write made.txt");
+    await s.waitFor(isResult);
+    const made = join(s.dir, "made.txt");
+    expect(readFileSync(made, "utf8")).toBe("new\n");
+    const [path] = transcripts(s.configDir);
+    const prompt = readFileSync(path as string, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type?: string; uuid?: string; message?: { content?: unknown } })
+      .find((line) => line.type === "user" && JSON.stringify(line.message?.content).includes("write made.txt"));
+    const id = String(prompt?.uuid);
+    expect(await s.control("r1", { subtype: "rewind_files", user_message_id: id, dry_run: true })).toEqual({ subtype: "success", request_id: "r1", response: { canRewind: true, filesChanged: ["made.txt"] } });
+    expect(existsSync(made)).toBe(true);
+    expect(await s.control("r2", { subtype: "rewind_files", user_message_id: id })).toEqual({ subtype: "success", request_id: "r2", response: { canRewind: true, filesChanged: ["made.txt"] } });
+    expect(existsSync(made)).toBe(false);
     s.end();
     expect(await s.exit).toBe(0);
   });

@@ -17,7 +17,7 @@ export interface ControlContext {
   bypassAllowed: boolean;
   /** A message the host's in-process MCP server sent on its own; false when no such server exists. */
   deliverMcp(server: string, message: unknown): boolean;
-  /** The session's file rewind, once the session offers one. */
+  /** Puts the files back to before a user message (by its id); `canRewind: false` with the reason when it cannot. */
   rewindFiles?: (userMessageId: string, dryRun: boolean) => Promise<Record<string, unknown>>;
 }
 
@@ -102,9 +102,7 @@ function contextUsage(context: ControlContext): ControlAnswer {
 }
 
 async function rewindFiles(request: ControlRequestBody, context: ControlContext): Promise<ControlAnswer> {
-  if (!context.rewindFiles) {
-    return fail("rewind_files is not supported by this clew session: file checkpoints are not available to the control protocol yet (rewind from the command line with clew -p -r <session> --rewind-to N)");
-  }
+  if (!context.rewindFiles) return fail("rewind_files is not supported by this clew session");
   if (typeof request.user_message_id !== "string") return fail("rewind_files: user_message_id must be the uuid of a user message");
   return ok(await context.rewindFiles(request.user_message_id, request.dry_run === true));
 }

@@ -176,6 +176,14 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     interrupt: () => interrupt("Interrupted by the host"),
     bypassAllowed: options.allowDangerouslySkipPermissions || session.permissionMode === "bypassPermissions",
     deliverMcp: (server, message) => host?.deliver(server, message) ?? false,
+    rewindFiles: async (userMessageId, dryRun) => {
+      try {
+        const files = (await session.rewindFiles(userMessageId, { dryRun })).files ?? { restored: [], removed: [], kept: [] };
+        return { canRewind: true, filesChanged: [...files.restored, ...files.removed], ...(files.kept.length > 0 ? { filesKept: files.kept } : {}) };
+      } catch (error) {
+        return { canRewind: false, error: errorMessage(error) };
+      }
+    },
   };
   const route = (item: InboundItem) => {
     switch (item.kind) {
