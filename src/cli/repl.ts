@@ -262,6 +262,7 @@ export class Repl implements SlashContext, RewindContext {
   private async open(resume: ResumeRequest | undefined): Promise<Session> {
     const { options, env, version } = this.deps;
     const reports: string[] = [];
+    let opened = false;
     const ask = createApprovalPort({
       session: () => this.current,
       theme: this.theme,
@@ -315,8 +316,10 @@ export class Repl implements SlashContext, RewindContext {
       },
       keepDenyOnError: true,
       notify: (line) => this.print(this.theme.dim(line)),
-      report: (line) => reports.push(line),
+      // Collected while the session opens, printed as they come after that (a checkpoint that failed at a prompt).
+      report: (line) => (opened ? this.print(this.theme.yellow(line)) : reports.push(line)),
     });
+    opened = true;
     for (const line of reports) this.print(this.theme.yellow(line));
     session.warmExtensions();
     return session;

@@ -139,6 +139,29 @@ describe.skipIf(!hasTmux)("rewind in a terminal", () => {
     expect(server.violations).toEqual([]);
   });
 
+  test("a checkpoint that cannot be taken is said once, the session goes on, and /rewind says why there is nothing", async () => {
+    const { dir, configDir } = workspace();
+    const server = await fake([reply().text("First answer."), reply().text("Second answer.")]);
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    // The project's state folder exists once the session is open; a file where the checkpoint repository goes breaks it.
+    const [project] = [...new Bun.Glob("*").scanSync({ cwd: join(configDir, "projects"), onlyFiles: false })];
+    writeFileSync(join(configDir, "projects", project ?? "missing", "checkpoints.git"), "not a repository\n");
+    terminal.type("hello");
+    terminal.keys("Enter");
+    await terminal.waitFor("First answer.");
+    terminal.type("again");
+    terminal.keys("Enter");
+    await terminal.waitFor("Second answer.");
+    const screen = terminal.screen().replace(/\s+/g, " ");
+    expect(screen.split("clew: checkpoints are off for this session:").length).toBe(2);
+    expect(screen).toContain("checkpoints.git' (rewind will not be able to restore files). First answer.");
+    terminal.type("/rewind");
+    terminal.keys("Enter");
+    await terminal.waitFor("Checkpoints are off:");
+    expect(server.violations).toEqual([]);
+  });
+
   test("/rewind → summarise from here: the later turns become a summary, the first prompt stays as it was", async () => {
     const { server, terminal } = await twoTurns([reply().text("Summary: made c.txt."), reply().text("Carrying on.")]);
     terminal.type("/rewind 2");
