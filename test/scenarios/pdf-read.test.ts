@@ -97,4 +97,18 @@ describe("scenario: reading PDFs", () => {
     const pages = Array.from({ length: 20 }, (_, i) => `<page number="${i + 1}">\nThis is page ${i + 1}.\n</page>`).join("\n");
     expect(asText[0]?.text).toBe(`PDF file: ${book} (20 pages), sent as text because the conversation already carries 100 PDF pages and a request may carry at most 100.\n${pages}`);
   });
+
+  // Pinned as failing until sessions tell tools their model (ToolSession.currentModel, set in
+  // app/bootstrap.ts: the lines in the pdf helper's report); until then every model gets documents.
+  test.failing("a model that takes no documents (a local one, by its id) gets each page's text", async () => {
+    const dir = tempDirectory("clew-pdf-model-");
+    const memo = join(dir, "memo.pdf");
+    writeFileSync(memo, await pdfWithPages(2));
+    server = await startFakeAnthropic({ script: [reply().toolUse("Read", { file_path: memo }), reply().text("ok")] });
+    const result = await runClew(["-p", "read the memo", "--output-format", "json", "--model", "qwen3-coder-local"], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
+    expect(result.code).toBe(0);
+    expect(toolResults(requestAt(server, 1))[0]?.text).toBe(
+      `PDF file: ${memo} (2 pages), sent as text because the model does not take PDF documents.\n<page number="1">\nThis is page 1.\n</page>\n<page number="2">\nThis is page 2.\n</page>`,
+    );
+  });
 });
