@@ -170,6 +170,20 @@ describe("scenario: rewind", () => {
     expect(again.stderr).toBe("error: there is no checkpoint for prompt 4; this session has checkpoints for prompts 1 to 3 (N counts the session's prompts from 1).\n");
   }, 120_000);
 
+  test("--rewind-to is refused without -p, without a session, with a prompt, and for an unknown session", async () => {
+    const space = project();
+    const cases: Array<[string[], string]> = [
+      [["-r", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "--rewind-to", "1"], "error: --rewind-to works with -p: clew -p -r <session id> --rewind-to N (in a session, /rewind or Esc Esc).\n"],
+      [["-p", "--rewind-to", "1"], "error: --rewind-to needs the session to rewind: clew -p -r <session id> --rewind-to N (or -c for the latest).\n"],
+      [["-p", "-r", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "--rewind-to", "1", "and then this"], 'error: --rewind-to rewinds the session and exits; it takes no prompt.\nRun the prompt afterwards: clew -p -r 3f2504e0-4f89-41d3-9a0c-0305e82c3301 "<prompt>".\n'],
+      [["-p", "-r", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "--rewind-to", "1"], "No conversation found with session ID: 3f2504e0-4f89-41d3-9a0c-0305e82c3301\n"],
+    ];
+    for (const [args, stderr] of cases) {
+      const run = await runClew(args, { cwd: space.dir, configDir: space.configDir });
+      expect({ args, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ args, code: 1, stdout: "", stderr });
+    }
+  }, 60_000);
+
   test("fileCheckpointingEnabled: false takes no checkpoints, and --rewind-to says there are none", async () => {
     const space = project();
     const settings = JSON.parse(readFileSync(join(space.configDir, "settings.json"), "utf8")) as Record<string, unknown>;
