@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startFakeAnthropic, toolNames, toolResults, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
+import { messagesOf, reply, startFakeAnthropic, toolNames, toolResults, type FakeServer, type RecordedRequest } from "../fake-anthropic/index.ts";
 import { clewCommand, clewEnv, tempDirectory, transcripts } from "../helpers/clew-process.ts";
 import { transcriptLines } from "../helpers/transcript.ts";
 import { DONE, failingTestWorkspace, fixScript, writeWorkspace } from "../scenarios/workspaces.ts";
@@ -91,6 +91,16 @@ describe("the Claude Agent SDK drives clew", () => {
     expect(states).toEqual(["running", "idle"]);
     const [path] = transcripts(configDir);
     expect(transcriptLines(path as string)[0]).toMatchObject({ type: "clew-session", sessionId });
+
+    // `resume` with the session id: the next query goes on with the same conversation.
+    server.enqueue((request: RecordedRequest) => reply().text(`I remember ${messagesOf(request).length} messages.`));
+    const again = sdkOptions(dir, configDir, server.url, { resume: sessionId, permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true });
+    const resumed = await collect(query({ prompt: "what did you change?", options: again.options }));
+    expect(again.stderr.join("")).toBe("");
+    const firstAsked = messagesOf(server.requests[5] as RecordedRequest)[0];
+    expect(firstAsked?.content.map((block) => block.text).join("")).toContain("the test in test/math.test.ts fails; fix the bug");
+    expect(resumed.filter((message) => message.type === "result")).toMatchObject([{ subtype: "success", session_id: sessionId, result: `I remember ${messagesOf(server.requests[5] as RecordedRequest).length} messages.` }]);
+    expect(transcripts(configDir)).toEqual([path as string]);
   });
 
   test("streaming input: two user messages, a denied call that reaches the model, an interrupt during a long Bash", async () => {
@@ -119,6 +129,9 @@ describe("the Claude Agent SDK drives clew", () => {
       yield userMessage("delete notes.txt");
       await first;
       const second = nextResult();
+      // Switched between the turns through the SDK's own methods.
+      await q.setPermissionMode("acceptEdits");
+      await q.setModel("sonnet");
       yield userMessage("now wait for a while");
       await second;
     }
@@ -152,7 +165,8 @@ describe("the Claude Agent SDK drives clew", () => {
     expect(resultCount).toBe(2);
     // Each user message starts a turn with its own init; one session throughout.
     const inits = messages.filter((message) => message.type === "system" && message.subtype === "init");
-    expect(inits.length).toBe(2);
+    expect(inits.map((init) => [(init as { permissionMode: string }).permissionMode, (init as { model: string }).model])).toEqual([["default", "claude-opus-5-5"], ["acceptEdits", "claude-sonnet-5-5"]]);
+    expect(server.requests.map((request) => request.body.model)).toEqual(["claude-opus-5-5", "claude-opus-5-5", "claude-sonnet-5-5"]);
     const ids = new Set(messages.map((message) => (message as { session_id?: string }).session_id));
     expect(ids.size).toBe(1);
     expect(server.requests.length).toBe(3);
@@ -186,12 +200,16 @@ describe("the Claude Agent SDK drives clew", () => {
     };
     const { options, stderr } = sdkOptions(dir, configDir, server.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__add"], hooks });
     const q = query({ prompt: "add 2 and 3", options });
-    const messages = await collect(q);
+    let status: ReturnType<typeof q.mcpServerStatus> | undefined;
+    const messages = await collect(q, (message) => {
+      if (message.type === "system" && message.subtype === "init") status = q.mcpServerStatus();
+    });
 
     expect(stderr.join("")).toBe("");
     expect(server.violations).toEqual([]);
     expect(calls).toEqual([{ a: 2, b: 3 }]);
     expect(hooked).toEqual([{ event: "PreToolUse", tool: "mcp__calc__add" }]);
+    expect(await status).toEqual([{ name: "calc", status: "connected", scope: "sdk", source: "sdk" }]);
     expect(toolNames(server.requests[0] as RecordedRequest)).toContain("mcp__calc__add");
     expect(toolResults(server.requests[1] as RecordedRequest)[0]).toMatchObject({ text: "5", isError: false });
     expect(messages[0]).toMatchObject({ type: "system", subtype: "init", mcp_servers: [{ name: "calc", status: "connected" }] });
