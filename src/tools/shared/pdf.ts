@@ -1,7 +1,7 @@
 /**
  * Read of a PDF: the pages asked for as one `document` block (base64 `application/pdf`) the model
  * sees as text and page images, or, where the model takes no documents (or the conversation already
- * carries the 100 pages a request may hold), the pages' text. A page range is cut into a smaller PDF
+ * carries the 100 pages or the share of 32 MB a request may hold), the pages' text. A page range is cut into a smaller PDF
  * of just those pages, so the request carries what was asked for and nothing more. The PDF library
  * (pdf-engine.ts) loads at the first PDF, so a session that reads none pays nothing for it.
  */
@@ -40,13 +40,13 @@ export interface PdfRequest {
   signal: AbortSignal;
 }
 
-/** Checks that hold before the file is read: its size, and the `pages` syntax. */
+/** The `pages` range, its syntax checked before the file is even opened. */
 export function pdfRangeOf(pages: string | undefined): PageRange | undefined {
   return pages === undefined ? undefined : parsePageRange(pages);
 }
 
 export async function readPdf(request: PdfRequest): Promise<ToolOutput> {
-  const { absPath, size, session, signal } = request;
+  const { absPath, size, signal } = request;
   const asked = pdfRangeOf(request.pages);
   if (size > PDF_MAX_FILE_BYTES) {
     throw new ToolError(
