@@ -2,7 +2,7 @@
 // cannot loosen it, managed-only domains), and a session's sandbox port driving the real Bash
 // tool through real bubblewrap: foreground and background commands, both network set-ups.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setUpPermissions } from "../../../src/app/permission-setup.ts";
 import { sandboxConfig, setUpSandbox } from "../../../src/app/sandbox-setup.ts";
@@ -118,6 +118,56 @@ describe.skipIf(!hasBwrap)("a session's sandbox with the Bash tool", () => {
       expect(text).not.toContain("never");
     } finally {
       web.stop(true);
+    }
+  });
+});
+
+const canDropRoot = hasBwrap && process.getuid?.() === 0 && Bun.which("setpriv") !== null;
+
+describe.skipIf(!canDropRoot)("the sandbox for an unprivileged user (bwrap makes its own user namespace)", () => {
+  test("writes outside fail, denyRead holds, an allowed host is reached and another refused", async () => {
+    // Under /tmp itself: the test run's own temp folder is closed to other users.
+    const dir = realpathSync(mkdtempSync("/tmp/clew-sbx-nobody-"));
+    chmodSync(dir, 0o777);
+    const secret = join(dir, "secret.txt");
+    writeFileSync(secret, "hunter2\n", { mode: 0o644 });
+    const web = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`hi from ${new URL(request.url).pathname}\n`) });
+    const script = join(dir, "run.ts");
+    const src = join(import.meta.dir, "../../../src");
+    writeFileSync(
+      script,
+      `import { LinuxSandbox } from ${JSON.stringify(join(src, "permissions/sandbox/runner.ts"))};
+import { buildPolicy } from ${JSON.stringify(join(src, "permissions/sandbox/policy.ts"))};
+import { runShell } from ${JSON.stringify(join(src, "tools/shared/shell.ts"))};
+const [project, secret, port] = process.argv.slice(2);
+const policy = buildPolicy({ enabled: true, failIfUnavailable: false, autoAllowBashIfSandboxed: true, allowUnsandboxedCommands: true, excludedCommands: [], allowWrite: [], denyWrite: [], denyRead: [{ text: secret, base: project }], allowRead: [], allowedDomains: ["127.0.0.1:" + port], deniedDomains: [], allowLocalBinding: false, strictAllowlist: false }, { workingDirs: [project], homeDir: "/nonexistent" });
+const sandbox = new LinuxSandbox({ policy, workingDirs: [project], bwrap: Bun.which("bwrap"), nsenter: Bun.which("nsenter") ?? undefined, bunBinary: process.execPath, isRoot: false, tmpRoot: "/tmp", path: Bun.env.PATH });
+const results = [];
+for (const command of ["id -u; echo in > in.txt; cat in.txt", "echo x > /var/tmp/clew-nobody-out", "cat " + secret, "curl -sS http://127.0.0.1:" + port + "/ok", "curl -sS -o /dev/null https://example.com"]) {
+  const launch = await sandbox.launch(project);
+  const result = await runShell({ command, cwd: project, env: { PATH: Bun.env.PATH }, maxOutputChars: 10000, timeoutMs: 30000, signal: new AbortController().signal, launch });
+  results.push([result.exitCode, result.stdout + result.stderr]);
+}
+sandbox.close();
+console.log(JSON.stringify(results));
+process.exit(0);
+`,
+    );
+    try {
+      const child = Bun.spawn(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, script, dir, secret, String(web.port)], { cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      expect(stderr).toBe("");
+      expect(JSON.parse(stdout)).toEqual([
+        [0, "65534\nin\n"],
+        [1, "/usr/bin/bash: line 1: /var/tmp/clew-nobody-out: Read-only file system\n"],
+        [1, `cat: ${secret}: Permission denied\n`],
+        [0, "hi from /ok\n"],
+        [56, "curl: (56) CONNECT tunnel failed, response 403\n"],
+      ]);
+      expect(existsSync("/var/tmp/clew-nobody-out")).toBe(false);
+    } finally {
+      web.stop(true);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
