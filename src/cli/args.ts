@@ -66,6 +66,10 @@ const SUBCOMMANDS = new Set(["config", "doctor", "update", "plugin", "plugins", 
 const UNSUPPORTED = new Set([
   "--bg", "--cloud", "--remote-control", "--teleport", "--from-pr", "--tmux", "--channels", "--restricted",
   "--system-prompt-snapshot", "--file", "--desktop", "--environment", "--exec", "--ide", "--chrome", "--no-chrome",
+  // Sent by the Agent SDK for options clew does not have (see the README's Agent SDK table).
+  "--json-schema", "--fallback-model", "--betas", "--thinking", "--max-thinking-tokens", "--thinking-display", "--task-budget",
+  "--permission-prompts", "--await-initialize", "--initialize-fields", "--managed-settings", "--managed-settings-in-initialize",
+  "--plugin-dir-no-mcp", "--resume-session-at", "--resume-drops-turn", "--session-mirror", "--project-config-root",
 ]);
 
 type Setter = (options: CliOptions, value: string) => void;
@@ -127,6 +131,8 @@ const VALUE_FLAGS: Record<string, Setter> = {
   "--max-budget-usd": (o, v) => (o.maxBudgetUsd = positiveAmount("--max-budget-usd", v)),
   "--rewind-to": (o, v) => (o.rewindTo = positiveInt("--rewind-to", v)),
   "--permission-prompt-tool": (o, v) => (o.permissionPromptTool = v),
+  // Like --debug: clew keeps no debug log yet (the Agent SDK passes one when DEBUG_CLAUDE_AGENT_SDK is set).
+  "--debug-file": () => {},
 };
 
 /** `--mcp-config a.json b.json '{"mcpServers":…}'`: each value is one config, never split on commas. */
@@ -169,6 +175,8 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
   "--help": (o) => (o.help = true),
   "-d": () => {},
   "--debug": () => {},
+  // clew writes every hook's stream-json frames already.
+  "--include-hook-events": () => {},
 };
 
 export function defaultOptions(): CliOptions {
