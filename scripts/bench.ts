@@ -15,6 +15,9 @@ import { startupGraph } from "./bench/startup-graph.ts";
 import { mcpBench } from "./bench/mcp.ts";
 import { checkpointsBench } from "./bench/checkpoints.ts";
 import { pluginsBench } from "./bench/plugins.ts";
+import { converterRows, lazyLoadingRows, sessionRows, webConversionRows } from "./bench/web.ts";
+import { sandboxBench } from "./bench/sandbox.ts";
+import { fleetBench } from "./bench/fleet.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const root = join(import.meta.dir, "..");
@@ -146,3 +149,17 @@ for (const line of plugins.lines) console.log(line);
 // Checkpoints (issue #14): a snapshot of a 10,000-file repository before a prompt.
 const checkpoints = await checkpointsBench(RUNS);
 for (const line of checkpoints.lines) console.log(line);
+
+// WebFetch (issue #13): converting the saved pages, turndown against node-html-markdown (NHM_DIR, installed outside the repo), lazy loading.
+for (const line of await webConversionRows(RUNS * 3)) console.log(line);
+for (const line of await converterRows(RUNS * 3, process.env.NHM_DIR)) console.log(line);
+for (const line of (await lazyLoadingRows()).rows) console.log(line);
+for (const line of await sessionRows(clewBin, RUNS)) console.log(line);
+
+// The Bash sandbox (issue #14): overhead per command, sandboxed against not.
+const sandbox = await sandboxBench();
+for (const line of sandbox.lines) console.log(line);
+
+// Processes per node (issue #15): RSS and CPU per process, alone and 8 at once.
+const fleet = await fleetBench(clewBin, [1, 8]);
+for (const line of fleet.lines) console.log(line);

@@ -20,7 +20,7 @@ export const costCommand: SlashCommand = {
         ]),
         // Helpers' and tools' side requests (WebFetch, WebSearch) are in the cost above; listed per model so a big bill is visible.
         ...Object.entries(ctx.session.helperUsage()).map(
-          ([model, used]) => `${ctx.theme.dim("Helpers and tools")} ${model}: ${exactTokens(used.inputTokens + used.cacheReadInputTokens + used.cacheCreationInputTokens)} in, ${exactTokens(used.outputTokens)} out`,
+          ([model, used]) => `${ctx.theme.dim("Helpers and tools")} ${model}: ${exactTokens(used.inputTokens + used.cacheReadInputTokens + used.cacheCreationInputTokens)} in, ${exactTokens(used.outputTokens)} out${used.webSearchRequests ? `, ${used.webSearchRequests} web searches` : ""}`,
         ),
       ].join("\n"),
     );
