@@ -6,6 +6,7 @@
  * nothing else is loaded.
  */
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { PermissionGate } from "../permissions/gate.ts";
 import type { SandboxConfig, SandboxPathEntry, SandboxView } from "../permissions/sandbox/types.ts";
 import type { LoadedSettings, SandboxSettings } from "../settings/types.ts";
@@ -28,7 +29,49 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
-/** The merged `sandbox` settings with defaults, each path with the base its file's relative paths use. */
+/**
+ * A permission rule's path as a sandbox entry (spec §7.4: Edit allow/deny join allowWrite/denyWrite,
+ * Read deny joins denyRead). Permission paths read `//x` absolute, `/x` from the settings file's
+ * root, `~/x` from home, anything else from the start directory.
+ */
+function ruleEntry(pattern: string, root: string, cwd: string, rule: string): SandboxPathEntry {
+  if (pattern.startsWith("//") || pattern.startsWith("~")) return { text: pattern, base: cwd, rule };
+  if (pattern.startsWith("/")) return { text: join(root, pattern), base: cwd, rule };
+  return { text: pattern, base: cwd, rule };
+}
+
+interface RuleLists {
+  allowWrite: SandboxPathEntry[];
+  denyWrite: SandboxPathEntry[];
+  denyRead: SandboxPathEntry[];
+  allowedDomains: string[];
+  deniedDomains: string[];
+}
+
+function fromRules(loaded: LoadedSettings, cwd: string): RuleLists {
+  const lists: RuleLists = { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], deniedDomains: [] };
+  for (const rule of loaded.rules) {
+    const match = /^(Edit|Write|Read|WebFetch)\((.+)\)$/s.exec(rule.text.trim());
+    if (!match) continue;
+    const [, tool = "", content = ""] = match;
+    if (tool === "WebFetch") {
+      const domain = /^domain:(.+)$/.exec(content)?.[1];
+      if (domain && rule.kind === "allow") lists.allowedDomains.push(domain);
+      if (domain && rule.kind === "deny") lists.deniedDomains.push(domain);
+      continue;
+    }
+    const entry = ruleEntry(content, rule.source.root, cwd, rule.text);
+    if (tool === "Read" && rule.kind === "deny") lists.denyRead.push(entry);
+    else if (tool !== "Read" && rule.kind === "allow") lists.allowWrite.push(entry);
+    else if (tool !== "Read" && rule.kind === "deny") lists.denyWrite.push(entry);
+  }
+  return lists;
+}
+
+/**
+ * The merged `sandbox` settings with defaults, each path with the base its file's relative paths
+ * use, joined by the permission rules that widen or narrow the boundary.
+ */
 export function sandboxConfig(loaded: LoadedSettings, cwd: string, configDir: string): SandboxConfig {
   const sandbox = (loaded.settings.sandbox ?? {}) as SandboxSettings;
   const filesystem = sandbox.filesystem ?? {};
@@ -36,19 +79,23 @@ export function sandboxConfig(loaded: LoadedSettings, cwd: string, configDir: st
   const entries = (list: "allowWrite" | "denyWrite" | "denyRead" | "allowRead"): SandboxPathEntry[] =>
     strings(filesystem[list]).map((text, index) => ({ text, base: loaded.origins[`sandbox.filesystem.${list}[${index}]`]?.scope === "user" ? configDir : cwd }));
   const managedOnly = network.allowManagedDomainsOnly === true;
-  const allowedDomains = strings(network.allowedDomains).filter((_, index) => !managedOnly || loaded.origins[`sandbox.network.allowedDomains[${index}]`]?.scope === "managed");
+  const rules = fromRules(loaded, cwd);
+  const allowedDomains = [
+    ...strings(network.allowedDomains).filter((_, index) => !managedOnly || loaded.origins[`sandbox.network.allowedDomains[${index}]`]?.scope === "managed"),
+    ...(managedOnly ? [] : rules.allowedDomains),
+  ];
   return {
     enabled: sandbox.enabled === true,
     failIfUnavailable: sandbox.failIfUnavailable === true,
     autoAllowBashIfSandboxed: sandbox.autoAllowBashIfSandboxed !== false,
     allowUnsandboxedCommands: sandbox.allowUnsandboxedCommands !== false,
     excludedCommands: strings(sandbox.excludedCommands),
-    allowWrite: entries("allowWrite"),
-    denyWrite: entries("denyWrite"),
-    denyRead: entries("denyRead"),
+    allowWrite: [...entries("allowWrite"), ...rules.allowWrite],
+    denyWrite: [...entries("denyWrite"), ...rules.denyWrite],
+    denyRead: [...entries("denyRead"), ...rules.denyRead],
     allowRead: entries("allowRead"),
     allowedDomains,
-    deniedDomains: strings(network.deniedDomains),
+    deniedDomains: [...strings(network.deniedDomains), ...rules.deniedDomains],
     allowLocalBinding: network.allowLocalBinding === true,
     strictAllowlist: network.strictAllowlist === true,
   };
@@ -71,7 +118,8 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
     context.report(`clew: sandbox.enabled is set but the sandbox cannot start: ${reason} (${fix}). Bash commands run unsandboxed and ask for approval as usual.`);
     return undefined;
   }
-  for (const skipped of status.policy.skipped) context.report(`clew: sandbox.${skipped.list} entry "${skipped.entry}" is not applied: ${skipped.why}.`);
+  // A permission rule's glob is still enforced by the gate; only the sandbox's own lists are reported.
+  for (const skipped of status.policy.skipped.filter((item) => item.rule === undefined)) context.report(`clew: sandbox.${skipped.list} entry "${skipped.entry}" is not applied: ${skipped.why}.`);
   const dirs = workingDirs(context);
   const runner = await runnerFor(status, context, dirs);
   process.once("exit", () => runner.close());

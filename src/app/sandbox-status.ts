@@ -98,7 +98,10 @@ export function sandboxLines(status: SandboxStatus): string[] {
     listed("Network, allowed hosts", policy.network.allowedDomains, "none (every connection is refused)"),
     listed("Network, denied hosts", policy.network.deniedDomains),
   ];
-  for (const skipped of policy.skipped) lines.push(`Not applied: sandbox.${skipped.list} "${skipped.entry}" (${skipped.why})`);
+  for (const skipped of policy.skipped) {
+    const from = skipped.rule ? `the permission rule ${skipped.rule}, for sandbox.${skipped.list}` : `sandbox.${skipped.list} "${skipped.entry}"`;
+    lines.push(`Not applied in the sandbox: ${from} (${skipped.why})`);
+  }
   return lines;
 }
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startFakeAnthropic, toolResults, type FakeServer } from "../fake-anthropic/index.ts";
+import { reply, startFakeAnthropic, toolResults, type FakeServer, type JsonObject } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
 
 const hasBwrap = process.platform === "linux" && Bun.which("bwrap") !== null;
@@ -42,7 +42,7 @@ interface Outcome {
 }
 
 /** One turn that runs `commands` through Bash; the results the model got back. */
-async function runCommands(where: Setup, commands: Array<Record<string, unknown>>, env: Record<string, string> = {}): Promise<Outcome> {
+async function runCommands(where: Setup, commands: JsonObject[], env: Record<string, string> = {}): Promise<Outcome> {
   let call = reply();
   for (const input of commands) call = call.toolUse("Bash", input);
   let results: Outcome["results"] = [];

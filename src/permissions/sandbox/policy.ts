@@ -36,13 +36,13 @@ function unique(paths: readonly string[]): string[] {
 }
 
 export function buildPolicy(config: SandboxConfig, dirs: PolicyDirs): SandboxPolicy {
-  const skipped: { entry: string; list: string; why: string }[] = [];
+  const skipped: { entry: string; list: string; why: string; rule?: string }[] = [];
   const resolveList = (list: string, entries: readonly SandboxPathEntry[]): string[] => {
     const out: string[] = [];
     for (const entry of entries) {
       const resolved = resolveSandboxPath(entry, dirs.homeDir);
       if ("why" in resolved) {
-        skipped.push({ entry: entry.text, list, why: resolved.why });
+        skipped.push({ entry: entry.text, list, why: resolved.why, ...(entry.rule ? { rule: entry.rule } : {}) });
         continue;
       }
       out.push(resolved.path);

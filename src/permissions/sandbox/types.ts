@@ -9,6 +9,8 @@ export interface SandboxPathEntry {
   text: string;
   /** The project root for project and local settings, the user config dir for user settings. */
   base: string;
+  /** Set when the entry comes from a permission rule (`Read(~/.aws/**)` deny → denyRead). */
+  rule?: string;
 }
 
 /** What the merged `sandbox` settings say, with paths still as written. */
@@ -46,7 +48,7 @@ export interface SandboxPolicy {
   allowRead: readonly string[];
   network: NetworkPolicy;
   /** Entries that could not be applied, each with why (a glob bwrap cannot mount, …). */
-  skipped: readonly { entry: string; list: string; why: string }[];
+  skipped: readonly { entry: string; list: string; why: string; rule?: string }[];
 }
 
 /**

@@ -53,6 +53,21 @@ describe("sandbox settings", () => {
     ]);
   });
 
+  test("permission rules join the boundary: Edit allow/deny, Read deny, WebFetch domains", () => {
+    const { dir, configDir, loaded } = layered({
+      ".config/settings.json": { sandbox: { enabled: true, network: { allowedDomains: ["github.com"] } } },
+      ".clew/settings.local.json": { permissions: { allow: ["Edit(//opt/cache/**)", "WebFetch(domain:docs.rs)", "Bash(make *)"], deny: ["Read(~/.aws/**)", "Edit(./locked.txt)", "Read(./.env*)", "WebFetch(domain:evil.test)"] } },
+    });
+    const config = sandboxConfig(loaded, dir, configDir);
+    expect({ allowWrite: config.allowWrite, denyWrite: config.denyWrite, denyRead: config.denyRead, allowedDomains: config.allowedDomains, deniedDomains: config.deniedDomains }).toEqual({
+      allowWrite: [{ text: "//opt/cache/**", base: dir, rule: "Edit(//opt/cache/**)" }],
+      denyWrite: [{ text: "./locked.txt", base: dir, rule: "Edit(./locked.txt)" }],
+      denyRead: [{ text: "~/.aws/**", base: dir, rule: "Read(~/.aws/**)" }, { text: "./.env*", base: dir, rule: "Read(./.env*)" }],
+      allowedDomains: ["github.com", "docs.rs"],
+      deniedDomains: ["evil.test"],
+    });
+  });
+
   test("allowManagedDomainsOnly keeps only the managed allowed domains", () => {
     const { dir, configDir, loaded } = layered({
       "managed/managed-settings.json": { sandbox: { network: { allowManagedDomainsOnly: true, allowedDomains: ["corp.example"] } } },
