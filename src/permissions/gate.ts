@@ -55,9 +55,15 @@ export function createGate(options: GateOptions): PermissionGate {
   let granted: RuleSet = compileRules([]);
   let turnGranted: RuleSet = compileRules([]);
   let sandbox: SandboxView | undefined;
-  const contextNow = (): PermissionContext => {
+  /**
+   * Sandbox auto-allow only where the command will run through the session's sandbox port: the
+   * main conversation's Bash calls. Not for `peek` (a skill's `!cmd` runs as a plain child), nor
+   * for helper agents, whose tool sessions do not carry the sandbox (and whose worktrees it would
+   * not make writable) — those ask as usual.
+   */
+  const contextNow = (request?: PermissionRequest): PermissionContext => {
     const context = resolveValue(options.context);
-    return sandbox ? { ...context, sandbox } : context;
+    return sandbox && request !== undefined && request.agent === undefined ? { ...context, sandbox } : context;
   };
 
   const compile = (texts: readonly string[]): RuleSet => {
@@ -97,7 +103,7 @@ export function createGate(options: GateOptions): PermissionGate {
   };
 
   const check = async (request: PermissionRequest): Promise<PermissionDecision> => {
-    const shared = contextNow();
+    const shared = contextNow(request);
     const context = request.mode ? { ...shared, mode: request.mode } : shared;
     const rules = rulesNow();
     const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };

@@ -69,3 +69,18 @@ describe("sandbox auto-allow", () => {
     expect((await behaviour("docker ps", {}, { mode: "dontAsk" })).behavior).toBe("deny");
   });
 });
+
+describe("the gate's sandbox", () => {
+  test("only the main conversation's Bash calls are auto-allowed: not a helper's, not a peek (a skill's !cmd runs unsandboxed)", async () => {
+    const { createGate } = await import("../../../src/permissions/gate.ts");
+    const gate = createGate({ rules: rulesFor({}, project.cwd), context: contextFor(project) });
+    const request = { toolName: "Bash", access: "exec" as const, subject: "make", input: { command: "make" }, toolUseId: "t1" };
+    expect((await gate.check(request)).behavior).toBe("deny");
+    gate.useSandbox(VIEW);
+    expect(await gate.check(request)).toEqual({ behavior: "allow" });
+    expect((await gate.check({ ...request, agent: "Explore: look around" })).behavior).toBe("deny");
+    expect((await gate.peek(request)).behavior).toBe("deny");
+    gate.useSandbox(undefined);
+    expect((await gate.check(request)).behavior).toBe("deny");
+  });
+});
