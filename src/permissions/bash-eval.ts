@@ -189,7 +189,8 @@ function decideShell(rules: RuleSet, call: PermissionCall, facts: Facts, context
   if (denied) return { evaluation: say.deniedByRule(call, denied.rule, denied.detail), by: "deny", command: denied.command };
   // Spec §7.3: a command the OS sandbox contains runs without a prompt (never in plan mode); a bare
   // `Bash` ask rule yields to it, a content-scoped one (`Bash(git push *)`) does not.
-  const sandbox = context.sandbox?.autoAllow === true && context.mode !== "plan" ? decideSandbox(context.sandbox, call.input, facts.whole, facts.commands) : undefined;
+  // Only the Bash tool runs through the sandbox (Monitor and PowerShell do not).
+  const sandbox = context.sandbox?.autoAllow === true && context.mode !== "plan" && call.toolName === "Bash" ? decideSandbox(context.sandbox, call.input, facts.whole, facts.commands) : undefined;
   const contained = sandbox?.sandboxed === true;
   const askRules = contained ? rules.ask.filter((rule) => !(rule.target.kind === "any" && ruleConcernsTool(rule, call.toolName))) : rules.ask;
   const asked = ruleHit(askRules, call, facts, context);

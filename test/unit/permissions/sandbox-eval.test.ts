@@ -63,6 +63,12 @@ describe("sandbox auto-allow", () => {
     expect(await behaviour({ command: "make", dangerouslyDisableSandbox: true }, { allow: ["Bash(make)"] })).toEqual({ behavior: "allow", rule: "Bash(make)" });
   });
 
+  test("only the Bash tool runs in the sandbox: Monitor commands ask as before", async () => {
+    const context = { ...contextFor(project), sandbox: VIEW };
+    const result = await evaluate(rulesFor({}, project.cwd), call("Monitor", { command: "make watch" }, "make watch"), context);
+    expect(result.behavior).toBe("ask");
+  });
+
   test("plan mode is not loosened, and dontAsk only gains what the sandbox contains", async () => {
     expect((await behaviour("make", {}, { mode: "plan" })).behavior).toBe("deny");
     expect(await behaviour("make", {}, { mode: "dontAsk" })).toEqual({ behavior: "allow" });
