@@ -91,6 +91,20 @@ describe("stream-json control protocol", () => {
     expect(s.stderr).toEqual([]);
   });
 
+  test("a user message with an image block reaches the model as sent and is echoed with --replay-user-messages; no initialize needed", async () => {
+    const s = await session([reply().text("a red dot")], ["--replay-user-messages"]);
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108020000009077053e0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082", "hex").toString("base64");
+    const blocks = [{ type: "text", text: "what is in this picture?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: png } }];
+    s.user(blocks, { uuid: "host-uuid-1" });
+    expect(await s.waitFor(isResult)).toMatchObject({ subtype: "success", result: "a red dot" });
+    s.end();
+    expect(await s.exit).toBe(0);
+    const sent = (server?.requests[0]?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>).at(-1);
+    expect(sent?.content.filter((block) => block.type === "image")).toEqual([{ type: "image", source: { type: "base64", media_type: "image/png", data: png } }]);
+    expect(sent?.content.some((block) => block.type === "text" && block.text === "what is in this picture?")).toBe(true);
+    expect(s.frames[0]).toEqual({ type: "user", message: { role: "user", content: blocks }, parent_tool_use_id: null, session_id: expect.any(String), uuid: "host-uuid-1", isReplay: true });
+  });
+
   test("unknown and unsupported subtypes, a second initialize and rewind_files get error responses; the session lives on", async () => {
     const s = await session([reply().text("still here")]);
     expect(await s.control("x1", { subtype: "frobnicate" })).toEqual({ subtype: "error", request_id: "x1", error: 'unsupported control request subtype "frobnicate": clew does not implement it' });
