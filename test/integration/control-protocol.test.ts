@@ -122,9 +122,9 @@ describe("stream-json control protocol", () => {
     expect(await s.exit).toBe(0);
   });
 
-  test("rewind_files puts back the files a turn wrote, by the id of its user message; dry_run only says which", async () => {
+  test("rewind_files puts back the files a turn wrote, by the host's uuid or the transcript's id of its user message; dry_run only says which", async () => {
     const s = await session([reply().toolUse("Write", { file_path: "made.txt", content: "new\n" }), reply().text("wrote it")], ["--permission-mode", "acceptEdits"]);
-    s.user("write made.txt");
+    s.user("write made.txt", { uuid: "host-prompt-1" });
     await s.waitFor(isResult);
     const made = join(s.dir, "made.txt");
     expect(readFileSync(made, "utf8")).toBe("new\n");
@@ -134,6 +134,8 @@ describe("stream-json control protocol", () => {
     const id = String(prompt?.uuid);
     expect(await s.control("r1", { subtype: "rewind_files", user_message_id: id, dry_run: true })).toEqual({ subtype: "success", request_id: "r1", response: { canRewind: true, filesChanged: ["made.txt"] } });
     expect(existsSync(made)).toBe(true);
+    // The host's own uuid for the message names the same prompt.
+    expect(await s.control("r1b", { subtype: "rewind_files", user_message_id: "host-prompt-1", dry_run: true })).toEqual({ subtype: "success", request_id: "r1b", response: { canRewind: true, filesChanged: ["made.txt"] } });
     expect(await s.control("r2", { subtype: "rewind_files", user_message_id: id })).toEqual({ subtype: "success", request_id: "r2", response: { canRewind: true, filesChanged: ["made.txt"] } });
     expect(existsSync(made)).toBe(false);
     s.end();

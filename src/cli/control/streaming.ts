@@ -228,7 +228,8 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
       };
       let outcome;
       try {
-        outcome = await session.runTurn(item.content, onEvent, controller.signal);
+        // The host's uuid names the prompt for a later rewind_files.
+        outcome = await session.runTurn(item.content, onEvent, controller.signal, item.uuid ? { messageId: item.uuid } : {});
       } finally {
         current = undefined;
       }
