@@ -70,7 +70,7 @@ export async function startTelemetry(start: TelemetryStart): Promise<SessionTele
   if (!config || (config.metrics.length === 0 && config.logs.length === 0)) return OFF;
 
   const [{ openExport }, { anonymousUserId, resourceAttributes, standardAttributes }, { TelemetrySink }] = await Promise.all([
-    import("./otel-sdk.ts"),
+    import("./otel-load.ts").then((loader) => loader.loadOtelSdk()),
     import("./attributes.ts"),
     import("./sink.ts"),
   ]);
