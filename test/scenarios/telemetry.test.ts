@@ -238,4 +238,21 @@ describe("scenario: telemetry", () => {
     const sources = collector.datapoints().filter((point) => point.name === "claude_code.cost.usage").map((point) => [point.attributes.query_source, point.attributes["agent.name"]]);
     expect(new Set(sources.map((pair) => JSON.stringify(pair)))).toEqual(new Set([JSON.stringify(["main", undefined]), JSON.stringify(["subagent", "Explore"])]));
   });
+
+  test("session.count says how the session started: fresh, then continue, then resume by id", async () => {
+    collector = await startCollector();
+    const dir = writeWorkspace({ "README.md": "# demo\n" });
+    const configDir = tempDirectory("clew-config-");
+    fake = await startFakeAnthropic({ script: [reply().text("one"), reply().text("two"), reply().text("three")] });
+    const env = exporting(collector.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" });
+    const first = await runClew(["-p", "hello", "--output-format", "json"], { cwd: dir, baseURL: fake.url, configDir, env });
+    const sessionId = (JSON.parse(first.stdout) as { session_id: string }).session_id;
+    const second = await runClew(["-p", "again", "--continue"], { cwd: dir, baseURL: fake.url, configDir, env });
+    const third = await runClew(["-p", "once more", "--resume", sessionId], { cwd: dir, baseURL: fake.url, configDir, env });
+    expect([first.code, second.code, third.code]).toEqual([0, 0, 0]);
+    const starts = collector.datapoints().filter((point) => point.name === "claude_code.session.count");
+    expect(starts.map((point) => [point.attributes.start_type, point.attributes["session.id"]])).toEqual([
+      ["fresh", sessionId], ["continue", sessionId], ["resume", sessionId],
+    ]);
+  });
 });
