@@ -2,6 +2,7 @@
 // release (scripts/release.ts) differ only in the compile target, bytecode depth and build facts.
 import type { BunPlugin } from "bun";
 import { resolve } from "node:path";
+import { coldModules } from "./cold-modules.ts";
 
 const root = resolve(import.meta.dir, "..");
 
@@ -28,7 +29,7 @@ export const CLEW_BUILD_OPTIONS = {
   splitting: true,
   sourcemap: "none" as const,
   target: "bun" as const,
-  plugins: [lighterSchemaValidator],
+  plugins: [lighterSchemaValidator, coldModules],
 };
 
 /**

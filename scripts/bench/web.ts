@@ -105,50 +105,53 @@ interface ChunkMeta {
 export interface HtmlReach {
   /** Chunks holding html-markdown.ts (what WebFetch's `await import()` loads). */
   fetchChunks: string[];
-  /** Bytes of the HTML libraries inside those chunks. */
+  /** Bytes of the HTML libraries: the embedded, compressed bundle unpacked (scripts/cold-modules.ts). */
   libraryBytes: number;
-  /** HTML library inputs reachable from the entry point by any path but WebFetch's dynamic import. */
+  /** What could load the HTML libraries without a fetch: library code in any chunk, or the bundle's loader reachable another way. */
   reachableOtherwise: string[];
 }
 
 const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
 
 /**
- * Builds clew as its binary is built (same options, code splitting on) and walks the chunk graph
- * from the entry point along every import — static and dynamic — except the dynamic import of the
- * chunk holding html-markdown.ts. Anything of the HTML libraries found that way could load without
- * a fetch; nothing should be.
+ * Builds clew as its binary is built (same options, code splitting on). The HTML libraries must be
+ * in no chunk at all — only in their compressed bundle, an asset — and the module that imports
+ * that bundle (html-libs.ts) must be reachable from the entry point only through WebFetch's
+ * dynamic import of html-markdown.ts.
  */
 export async function htmlLibraryReach(): Promise<HtmlReach> {
   const { CLEW_BUILD_OPTIONS } = await import("../build-options.ts");
-  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const outdir = mkdtempSync(join(tmpdir(), "clew-bench-web-"));
-  const built = await Bun.build({ ...CLEW_BUILD_OPTIONS, bytecode: false, outdir, metafile: true } as Parameters<typeof Bun.build>[0]).finally(() =>
-    rmSync(outdir, { recursive: true, force: true }),
-  );
-  const outputs = (built as unknown as { metafile?: { outputs: Record<string, ChunkMeta> } }).metafile?.outputs;
-  if (!built.success || !outputs) throw new Error("could not build clew's chunk graph");
-  const chunkName = (path: string) => Object.keys(outputs).find((name) => name === path || name.endsWith(path.replace(/^\.\//, "/")));
-  const fetchChunks = Object.keys(outputs).filter((name) => Object.keys(outputs[name]?.inputs ?? {}).some((input) => input.endsWith("src/tools/shared/html-markdown.ts")));
-  let libraryBytes = 0;
-  for (const chunk of fetchChunks) {
-    for (const [input, { bytesInOutput }] of Object.entries(outputs[chunk]?.inputs ?? {})) if (HTML_PACKAGES.includes(packageOf(input) ?? "")) libraryBytes += bytesInOutput;
-  }
-  const entry = Object.keys(outputs).find((name) => outputs[name]?.entryPoint?.endsWith("src/main.ts"));
-  const seen = new Set<string>();
-  const stack = entry ? [entry] : [];
-  for (let chunk = stack.pop(); chunk !== undefined; chunk = stack.pop()) {
-    if (seen.has(chunk)) continue;
-    seen.add(chunk);
-    for (const edge of outputs[chunk]?.imports ?? []) {
-      const next = chunkName(edge.path);
-      if (!next || (edge.kind === "dynamic-import" && fetchChunks.includes(next))) continue;
-      stack.push(next);
+  try {
+    const built = await Bun.build({ ...CLEW_BUILD_OPTIONS, bytecode: false, outdir, metafile: true } as Parameters<typeof Bun.build>[0]);
+    const outputs = (built as unknown as { metafile?: { outputs: Record<string, ChunkMeta> } }).metafile?.outputs;
+    if (!built.success || !outputs) throw new Error("could not build clew's chunk graph");
+    const chunkName = (path: string) => Object.keys(outputs).find((name) => name === path || name.endsWith(path.replace(/^\.\//, "/")));
+    const holding = (file: string) => Object.keys(outputs).filter((name) => Object.keys(outputs[name]?.inputs ?? {}).some((input) => input.endsWith(file)));
+    const fetchChunks = holding("src/tools/shared/html-markdown.ts");
+    const loaderChunks = holding("src/tools/shared/html-libs.ts");
+    const bundled = Object.entries(outputs).flatMap(([chunk, meta]) => Object.keys(meta.inputs ?? {}).filter((input) => HTML_PACKAGES.includes(packageOf(input) ?? "")).map((input) => `${input} (in ${chunk})`));
+    const asset = built.outputs.find((output) => output.kind === "asset" && /html-libs-[^/]*\.gz$/.test(output.path));
+    const libraryBytes = asset ? Bun.gunzipSync(new Uint8Array(readFileSync(asset.path))).length : 0;
+    const entry = Object.keys(outputs).find((name) => outputs[name]?.entryPoint?.endsWith("src/main.ts"));
+    const seen = new Set<string>();
+    const stack = entry ? [entry] : [];
+    for (let chunk = stack.pop(); chunk !== undefined; chunk = stack.pop()) {
+      if (seen.has(chunk)) continue;
+      seen.add(chunk);
+      for (const edge of outputs[chunk]?.imports ?? []) {
+        const next = chunkName(edge.path);
+        if (!next || (edge.kind === "dynamic-import" && fetchChunks.includes(next))) continue;
+        stack.push(next);
+      }
     }
+    const loaderReachable = loaderChunks.filter((chunk) => seen.has(chunk)).map((chunk) => `html-libs.ts (in ${chunk})`);
+    return { fetchChunks, libraryBytes, reachableOtherwise: [...bundled, ...loaderReachable, ...(asset ? [] : ["no compressed html-libs bundle was embedded"])] };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
   }
-  const reachableOtherwise = [...seen].flatMap((chunk) => Object.keys(outputs[chunk]?.inputs ?? {}).filter((input) => HTML_PACKAGES.includes(packageOf(input) ?? "")));
-  return { fetchChunks, libraryBytes, reachableOtherwise };
 }
 
 /** A session that never fetches loads none of the HTML libraries, and its start-up graph is what it was. */
@@ -158,7 +161,7 @@ export async function lazyLoadingRows(): Promise<{ rows: string[]; eager: string
     eager: reach.reachableOtherwise,
     rows: [
       `start-up graph of clew -p: ${kb(graph.bytes)} of code statically reachable before the first request`,
-      `HTML libraries (${HTML_PACKAGES.join(", ")}): ${kb(reach.libraryBytes)} in ${reach.fetchChunks.length} chunk(s) loaded only by WebFetch's first HTML page; reachable any other way: ${reach.reachableOtherwise.length === 0 ? "nothing" : reach.reachableOtherwise.join(", ")}`,
+      `HTML libraries (${HTML_PACKAGES.join(", ")}): ${kb(reach.libraryBytes)} in one compressed bundle, loaded only by WebFetch's first HTML page; reachable any other way: ${reach.reachableOtherwise.length === 0 ? "nothing" : reach.reachableOtherwise.join(", ")}`,
     ],
   };
 }

@@ -5,10 +5,10 @@
  * footers, forms, scripts) removed; turndown with the GFM plugin writes the Markdown (tables,
  * fenced code with its language). Loaded only when a session fetches an HTML page.
  */
-import { Readability } from "@mozilla/readability";
-import { gfm } from "@joplin/turndown-plugin-gfm";
-import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
+import type { Readability } from "@mozilla/readability";
+import type { parseHTML } from "linkedom";
+import type TurndownService from "turndown";
+import { htmlLibs } from "./html-libs.ts";
 
 export interface PageMarkdown {
   title: string;
@@ -76,8 +76,8 @@ function markCodeLanguages(root: PageElement): void {
 let converter: TurndownService | undefined;
 function turndown(): TurndownService {
   if (converter) return converter;
-  converter = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
-  converter.use(gfm);
+  converter = new htmlLibs.TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
+  converter.use(htmlLibs.gfm);
   converter.remove(["script", "style", "noscript", "template"]);
   return converter;
 }
@@ -113,7 +113,7 @@ export interface MainContent {
 
 export function mainContent(html: string, pageUrl: string): MainContent {
   const pruned = html.length > MAX_HTML_CHARS;
-  const { document } = parseHTML(pruned ? html.slice(0, MAX_HTML_CHARS) : html);
+  const { document } = htmlLibs.parseHTML(pruned ? html.slice(0, MAX_HTML_CHARS) : html);
   const pageTitle = (document.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
   let title = pageTitle;
   let content: string | undefined;
@@ -121,8 +121,8 @@ export function mainContent(html: string, pageUrl: string): MainContent {
 
   if (!isDocumentationPage(document)) {
     // Readability edits the tree it reads: give it a copy so the landmark path still has the page.
-    const copy = parseHTML(document.toString()).document;
-    const found = new Readability(copy as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 300 }).parse();
+    const copy = htmlLibs.parseHTML(document.toString()).document;
+    const found = new htmlLibs.Readability(copy as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 300 }).parse();
     if (found?.content && (found.textContent ?? "").trim().length >= 300) {
       article = true;
       title = (found.title ?? "").trim() || pageTitle;
@@ -130,7 +130,7 @@ export function mainContent(html: string, pageUrl: string): MainContent {
     }
   }
 
-  const roots = content !== undefined ? [parseHTML(`<!doctype html><html><body>${content}</body></html>`).document.body as PageElement] : landmarkContent(document);
+  const roots = content !== undefined ? [htmlLibs.parseHTML(`<!doctype html><html><body>${content}</body></html>`).document.body as PageElement] : landmarkContent(document);
   const fragments = roots.map((root) => {
     if (content === undefined) for (const element of root.querySelectorAll(FURNITURE)) element.remove();
     absolutise(root, pageUrl);

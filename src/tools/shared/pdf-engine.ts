@@ -3,13 +3,14 @@
  * everything Read needs of a PDF: the page count, cutting pages out into a new PDF, each page's
  * text, and telling an encrypted or password-protected file apart.
  *
- * It is embedded in the binary as a file and imported from there at the first PDF, not bundled:
- * bundled, its precompiled bytecode would add ~5.8 MB to a binary that has to stay under 120 MB;
- * as a file it adds its 1.7 MB of source and costs nothing until a PDF is read.
+ * It is embedded in the binary as a file (compressed: scripts/cold-modules.ts) and imported from
+ * there at the first PDF, not bundled: bundled, its precompiled bytecode would add ~5.8 MB to a
+ * binary that has to stay under 120 MB; as a file it adds 0.5 MB and costs nothing until a PDF is read.
  */
 // @ts-expect-error -- a `type: "file"` import is the embedded file's path; TypeScript only knows the module's exports
 import pdfjsFile from "unpdf/pdfjs" with { type: "file" };
 import type { PDFDocumentProxy } from "unpdf/pdfjs";
+import { importEmbedded } from "../../util/embedded-module.ts";
 
 type Pdfjs = typeof import("unpdf/pdfjs");
 
@@ -18,21 +19,6 @@ let pdfjs: Promise<Pdfjs> | undefined;
 function loadPdfjs(): Promise<Pdfjs> {
   pdfjs ??= importEmbedded(String(pdfjsFile)) as Promise<Pdfjs>;
   return pdfjs;
-}
-
-/**
- * A build may embed the file gzip-compressed (0.5 MB instead of 1.7): then it is unpacked in
- * memory and imported from a blob URL; a plain file (and a run from source) is imported as it is.
- */
-async function importEmbedded(path: string): Promise<unknown> {
-  const bytes = await Bun.file(path).bytes();
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return import(path);
-  const url = URL.createObjectURL(new Blob([Bun.gunzipSync(bytes)], { type: "text/javascript" }));
-  try {
-    return await import(url);
-  } finally {
-    URL.revokeObjectURL(url);
-  }
 }
 
 export class PdfOpenError extends Error {

@@ -1,0 +1,63 @@
+// Code most sessions never run goes into the binary as one gzip-compressed file per module, not as
+// bundled chunks: bundled, its precompiled bytecode (3–4× its source) would weigh ~4 MB of a binary
+// that must stay under 120 MB. At first use the file is unpacked in memory and imported
+// (src/util/embedded-module.ts). Run from source, nothing changes: the modules import as written.
+//
+// - src/tools/shared/html-libs.ts (WebFetch's HTML libraries) is bundled on its own and its module
+//   replaced by one that imports the compressed bundle and re-exports its one binding;
+// - PDF.js, which pdf-engine.ts already embeds as a file, is embedded compressed.
+import type { BunPlugin } from "bun";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+const cacheDir = join(root, "node_modules/.cache/clew-cold-modules");
+const embeddedModule = join(root, "src/util/embedded-module.ts");
+
+/** Modules replaced by their compressed bundle, each with the one binding it exports. */
+const BUNDLED: Record<string, string> = {
+  [join(root, "src/tools/shared/html-libs.ts")]: "htmlLibs",
+};
+
+function writeCompressed(name: string, code: Uint8Array<ArrayBuffer>): string {
+  mkdirSync(cacheDir, { recursive: true });
+  const path = join(cacheDir, `${name}-${Bun.hash(code).toString(16)}.mjs.gz`);
+  writeFileSync(path, Bun.gzipSync(code, { level: 9 }));
+  return path;
+}
+
+/** Bundled by a separate `bun build`: a Bun.build started inside a running build's plugin never finishes. */
+function bundleCompressed(entry: string): string {
+  const outfile = join(cacheDir, `bundle-${process.pid}-${Bun.hash(entry).toString(16)}.mjs`);
+  const built = Bun.spawnSync([process.execPath, "build", entry, "--target=bun", "--format=esm", "--minify", "--outfile", outfile], { stdout: "pipe", stderr: "pipe" });
+  if (built.exitCode !== 0) throw new Error(`cold module ${entry}: bun build failed: ${built.stderr.toString()}`);
+  const code = new Uint8Array(readFileSync(outfile));
+  rmSync(outfile, { force: true });
+  return writeCompressed(entry.split("/").pop()?.replace(/\.ts$/, "") ?? "module", code);
+}
+
+export const coldModules: BunPlugin = {
+  name: "cold-modules",
+  setup(build) {
+    build.onLoad({ filter: /src\/tools\/shared\/html-libs\.ts$/ }, async (args) => {
+      const binding = BUNDLED[args.path];
+      if (!binding) return undefined;
+      mkdirSync(cacheDir, { recursive: true });
+      const file = bundleCompressed(args.path);
+      return {
+        loader: "ts",
+        contents: [
+          `import file from ${JSON.stringify(file)} with { type: "file" };`,
+          `import { importEmbedded } from ${JSON.stringify(embeddedModule)};`,
+          `const loaded = (await importEmbedded(String(file))) as Record<string, unknown>;`,
+          `export const ${binding} = loaded.${binding} as never;`,
+        ].join("\n"),
+      };
+    });
+    build.onResolve({ filter: /^unpdf\/pdfjs$/ }, async (args) => {
+      if (!args.importer.endsWith("pdf-engine.ts")) return undefined;
+      const source = Bun.resolveSync("unpdf/pdfjs", args.resolveDir);
+      return { path: writeCompressed("pdfjs", await Bun.file(source).bytes()) };
+    });
+  },
+};
