@@ -103,8 +103,22 @@ export function compactedHistory(input: CompactedHistoryInput): MessageParam[] {
 }
 
 /** Rough token count for text we have not sent yet (about four bytes per token). */
+/** What the API charges for an image at most (1.15 megapixels ≈ 1,600 tokens), whatever its base64 length. */
+const IMAGE_TOKENS = 1_600;
+/** A PDF page costs 1,500–3,000 tokens (text plus the page image); pages are ~100 KB of base64 on average. */
+const DOCUMENT_TOKENS_PER_100KB = 3_000;
+
 export function estimateTokens(messages: readonly MessageParam[]): number {
-  return Math.ceil(JSON.stringify(messages).length / 4);
+  let media = 0;
+  // Base64 is not text: counted at 4 characters a token, one screenshot would look like ~1M tokens.
+  const text = JSON.stringify(messages, (key, value: unknown) => {
+    if (key !== "source" || typeof value !== "object" || value === null) return value;
+    const source = value as { type?: unknown; data?: unknown; media_type?: unknown };
+    if (source.type !== "base64" || typeof source.data !== "string") return value;
+    media += source.media_type === "application/pdf" ? Math.ceil(source.data.length / 100_000) * DOCUMENT_TOKENS_PER_100KB : IMAGE_TOKENS;
+    return { type: "base64", media_type: source.media_type };
+  });
+  return Math.ceil(text.length / 4) + media;
 }
 
 /**

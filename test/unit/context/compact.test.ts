@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   compactedHistory,
+  estimateTokens,
   recentTail,
   summaryRequest,
   SUMMARY_OPENING,
@@ -51,5 +52,28 @@ describe("compaction pieces", () => {
     expect(trimmed?.content.length).toBeLessThan(1_200);
     expect(trimmed?.content).toContain("characters truncated");
     expect(trimOldToolResults(messages, 2, 1_000).savedTokens).toBe(0);
+  });
+});
+
+describe("estimateTokens", () => {
+  const base64 = (bytes: number) => Buffer.alloc(bytes, 7).toString("base64");
+  test("an image counts as the API's bound for one image, not as its base64 text", () => {
+    const withImage: MessageParam[] = [
+      { role: "user", content: [{ type: "text", text: "what is in this screenshot?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: base64(3_000_000) } }] },
+    ];
+    const textOnly: MessageParam[] = [{ role: "user", content: [{ type: "text", text: "what is in this screenshot?" }] }];
+    expect(estimateTokens(withImage) - estimateTokens(textOnly)).toBeGreaterThan(1_600);
+    expect(estimateTokens(withImage) - estimateTokens(textOnly)).toBeLessThan(1_650);
+  });
+
+  test("a PDF document counts by its size, a few thousand tokens per 100 KB, inside a tool result too", () => {
+    const pdf = base64(300_000);
+    const messages: MessageParam[] = [
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: pdf } }] }] },
+    ];
+    expect(estimateTokens(messages)).toBeGreaterThan(Math.ceil(pdf.length / 100_000) * 3_000);
+    expect(estimateTokens(messages)).toBeLessThan(Math.ceil(pdf.length / 100_000) * 3_000 + 100);
+    // The messages themselves are left as they were.
+    expect((messages[0]?.content as Array<{ content: Array<{ source: { data: string } }> }>)[0]?.content[0]?.source.data).toBe(pdf);
   });
 });
