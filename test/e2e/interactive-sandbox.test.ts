@@ -38,6 +38,11 @@ describe.skipIf(!hasTmux)("the Bash sandbox in a terminal", () => {
     expect(shown).toContain(`Writable: ${dir}`);
     expect(shown).toContain(`Unreadable (denyRead): ${configDir}/.ssh`);
     expect(shown).toContain("Network, allowed hosts: *.example.com");
+
+    terminal.type("/sandbox off");
+    terminal.keys("Enter");
+    await terminal.waitFor("Set sandbox.enabled to false");
+    expect(JSON.parse(readFileSync(join(dir, ".clew", "settings.local.json"), "utf8"))).toEqual({ sandbox: { enabled: false } });
     expect(server.violations).toEqual([]);
   });
 
