@@ -207,3 +207,22 @@ describe("scenario: Bash sandbox unavailable", () => {
     expect(server.requests).toEqual([]);
   });
 });
+
+describe("scenario: clew doctor and the sandbox", () => {
+  test.skipIf(!hasBwrap)("enabled and working: a passing check with the boundary", async () => {
+    const where = setup({ network: { allowedDomains: ["github.com"] } });
+    const run = await runClew(["doctor"], { cwd: where.dir, configDir: where.configDir, env: { HOME: where.home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
+    const lines = run.stdout.split("\n");
+    const at = lines.findIndex((line) => line.includes("Bash sandbox:"));
+    expect(lines[at]).toBe("  ✓ Bash sandbox: on: Bash commands run in the OS sandbox (/usr/bin/bwrap) without asking");
+    expect(lines.slice(at + 1, at + 12)).toContain(`      Writable: ${where.dir}`);
+    expect(lines.slice(at + 1, at + 12)).toContain("      Network, allowed hosts: github.com");
+  });
+
+  test("enabled but unavailable: a failing check that says what happens instead", async () => {
+    const where = setup({});
+    const run = await runClew(["doctor"], { cwd: where.dir, configDir: where.configDir, env: { HOME: where.home, PATH: pathWithoutBwrap(), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("  ✗ Bash sandbox: enabled but unavailable: bubblewrap (bwrap) is not on PATH (install it (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)); Bash commands run unsandboxed and ask for approval as usual");
+  });
+});
