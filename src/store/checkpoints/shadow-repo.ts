@@ -40,6 +40,8 @@ export interface TreeChange {
 
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_NEW_FILES = 100_000;
+/** Changed paths given to `add` by name up to this many (an argument list stays well under the OS limit). */
+const MAX_NAMED_PATHS = 1_000;
 /** Safety settings on every command: nothing of the user's configuration may run code here. */
 const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.autocrlf=false", "core.safecrlf=false", "core.quotepath=false", "gc.auto=0", "maintenance.auto=false", "core.untrackedCache=true", "advice.detachedHead=false"];
 
@@ -63,6 +65,8 @@ export class ShadowRepo {
       GIT_CONFIG_GLOBAL: "/dev/null",
       GIT_TERMINAL_PROMPT: "0",
       GIT_OPTIONAL_LOCKS: "0",
+      // Paths are file names, never patterns: `star*.txt` or `:(top)x` mean just those files.
+      GIT_LITERAL_PATHSPECS: "1",
       // simple-git waits 50 ms more after a command that printed nothing (`add`, `checkout`, an
       // empty `ls-files`): git's trace on stderr makes every command print, at no cost worth naming.
       GIT_TRACE: "2",
@@ -79,11 +83,19 @@ export class ShadowRepo {
     return git;
   }
 
-  /** The work tree as it is now (≈ `git add -A && git write-tree`, a warm index makes it cheap). */
+  /**
+   * The work tree as it is now (≈ `git add -A && git write-tree`). New files and files whose
+   * stat differs from the index are listed first, side by side; when there are none — the usual
+   * case before a prompt — `add`, the slowest step, is skipped.
+   */
   async snapshot(): Promise<Snapshot> {
     const git = await this.client();
-    const skipped = await this.excludeLargeNewFiles(git);
-    await git.raw(["add", "--all", "--", "."]);
+    const [untracked, dirty] = await Promise.all([git.raw(["ls-files", "--others", "--exclude-standard", "-z"]), git.raw(["diff-files", "--name-only", "-z"])]);
+    const listed = untracked.split("\0").filter((path) => path !== "");
+    const skipped = await this.excludeLargeNewFiles(listed);
+    const changed = [...new Set([...listed.filter((path) => !skipped.includes(path)), ...dirty.split("\0").filter((path) => path !== "")])];
+    // Naming the paths spares `add` a second walk of the whole tree; past a few thousand, one walk is cheaper.
+    if (changed.length > 0) await git.raw(["add", "--all", "--", ...(changed.length <= MAX_NAMED_PATHS ? changed : ["."])]);
     const tree = (await git.raw(["write-tree"])).trim();
     return { tree, skipped };
   }
@@ -92,15 +104,13 @@ export class ShadowRepo {
    * New files above the size limit go into this repository's own exclude list (not the
    * project's), so `add` never copies them; a tracked file that grew past it is kept as it is.
    */
-  private async excludeLargeNewFiles(git: SimpleGit): Promise<string[]> {
+  private async excludeLargeNewFiles(listed: readonly string[]): Promise<string[]> {
     const limit = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    const listed = (await git.raw(["ls-files", "--others", "--exclude-standard", "-z"])).split("\0");
     const most = this.options.maxNewFiles ?? DEFAULT_MAX_NEW_FILES;
-    if (listed.length - 1 > most) {
-      throw new Error(`${this.options.workTree} holds ${(listed.length - 1).toLocaleString("en")} files not yet checkpointed (more than ${most.toLocaleString("en")}); list the bulky folders in .gitignore, or set fileCheckpointingEnabled: false`);
+    if (listed.length > most) {
+      throw new Error(`${this.options.workTree} holds ${listed.length.toLocaleString("en")} files not yet checkpointed (more than ${most.toLocaleString("en")}); list the bulky folders in .gitignore, or set fileCheckpointingEnabled: false`);
     }
     const large = listed.filter((path) => {
-      if (path === "") return false;
       try {
         return statSync(join(this.options.workTree, path)).size > limit;
       } catch {
@@ -151,17 +161,19 @@ export class ShadowRepo {
     const inTree = new Set((await git.raw(["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths])).split("\0").filter(Boolean));
     const present = paths.filter((path) => inTree.has(path));
     const absent = paths.filter((path) => !inTree.has(path));
-    if (present.length > 0) await git.raw(["checkout", tree, "--", ...present]);
+    // Absent paths go first: a file that became a folder (or the other way round) must be out of
+    // the way before what the tree holds there is written back.
     if (absent.length > 0) await git.raw(["rm", "--quiet", "--force", "--ignore-unmatch", "--", ...absent]);
     // An absent path the index did not know (a file created after the last snapshot) is removed by
     // hand, and so are the folders that held only such files.
     const { rm, rmdir } = await import("node:fs/promises");
     for (const path of absent) {
-      await rm(join(this.options.workTree, path), { force: true });
+      await rm(join(this.options.workTree, path), { force: true }).catch(() => undefined);
       for (let dir = dirname(path); dir !== "." && dir !== ""; dir = dirname(dir)) {
         const removed = await rmdir(join(this.options.workTree, dir)).then(() => true, () => false);
         if (!removed) break;
       }
     }
+    if (present.length > 0) await git.raw(["checkout", tree, "--", ...present]);
   }
 }

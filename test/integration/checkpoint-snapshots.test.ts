@@ -1,0 +1,52 @@
+// Snapshots that name the changed paths to `git add` (instead of walking the tree twice) still see
+// every change: names git would read as pathspec magic or globs, a touched but unchanged file, a
+// file replaced by a folder, and a snapshot with nothing changed giving the same tree.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
+import { tempDirectory } from "../helpers/clew-process.ts";
+
+function setup() {
+  const root = tempDirectory("clew-snap-");
+  const dir = join(root, "work");
+  mkdirSync(dir);
+  const repo = new ShadowRepo({ workTree: dir, gitDir: join(root, "shadow.git"), path: process.env.PATH ?? "/usr/bin:/bin" });
+  return { dir, repo, write: (path: string, text: string) => writeFileSync(join(dir, path), text) };
+}
+
+describe("shadow repository snapshots", () => {
+  test("odd names, a touched file, a file turned into a folder; nothing changed gives the same tree", async () => {
+    const s = setup();
+    s.write("plain.txt", "plain\n");
+    s.write("touched.txt", "same\n");
+    s.write("becomes-dir", "file\n");
+    // Would match `star*.txt` read as a glob.
+    s.write("starX.txt", "kept\n");
+    const first = await s.repo.snapshot();
+    expect(await s.repo.snapshot()).toEqual(first);
+
+    for (const name of [":(top)magic.txt", "star*.txt", "[ab].txt", "with space.txt", "-dash.txt"]) s.write(name, `${name}\n`);
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(s.dir, "touched.txt"), later, later);
+    rmSync(join(s.dir, "becomes-dir"));
+    mkdirSync(join(s.dir, "becomes-dir"));
+    s.write("becomes-dir/inner.txt", "inner\n");
+    const second = await s.repo.snapshot();
+    expect((await s.repo.changes(first.tree, second.tree)).map((change) => `${change.status} ${change.path}`).sort()).toEqual([
+      "A -dash.txt",
+      "A :(top)magic.txt",
+      "A [ab].txt",
+      "A becomes-dir/inner.txt",
+      "A star*.txt",
+      "A with space.txt",
+      "D becomes-dir",
+    ]);
+    expect(await s.repo.snapshot()).toEqual(second);
+
+    await s.repo.restore(first.tree, (await s.repo.changes(first.tree, second.tree)).map((change) => change.path));
+    expect(readFileSync(join(s.dir, "becomes-dir"), "utf8")).toBe("file\n");
+    expect(readFileSync(join(s.dir, "starX.txt"), "utf8")).toBe("kept\n");
+    expect((await s.repo.snapshot()).tree).toBe(first.tree);
+  }, 30_000);
+});
