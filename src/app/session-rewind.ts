@@ -250,3 +250,17 @@ export async function rewindStoredSession(env: Environment, request: ResumeReque
   branched.writer.close();
   return { sessionId: resumed.sessionId, outcome: { ...outcome, messages: Math.max(0, branched.messages.length - 1) }, conversationKept: true };
 }
+
+/**
+ * The SDK's `rewind_files {user_message_id, dry_run}` answered as Claude Code answers it
+ * (`canRewind`, `error`, `filesChanged`), plus clew's `filesKept` (changed by hand, left alone).
+ */
+export async function rewindFilesAnswer(rewind: (target: string, options: { dryRun: boolean }) => Promise<RewindOutcome>, userMessageId: string, dryRun: boolean): Promise<Record<string, unknown>> {
+  try {
+    const { files } = await rewind(userMessageId, { dryRun });
+    return { canRewind: true, filesChanged: [...(files?.restored ?? []), ...(files?.removed ?? [])], filesKept: files?.kept ?? [] };
+  } catch (error) {
+    if (!(error instanceof FatalError)) throw error;
+    return { canRewind: false, error: error.message.replace(/^error: /, "") };
+  }
+}

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSession } from "../../src/app/bootstrap.ts";
+import { rewindFilesAnswer } from "../../src/app/session-rewind.ts";
 import { parseArgs } from "../../src/cli/args.ts";
 import { sessionFlags } from "../../src/cli/session-flags.ts";
 import { readEnvironment } from "../../src/settings/paths.ts";
@@ -52,6 +53,12 @@ describe("Session.rewindFiles / Session.rewind", () => {
 
     const preview = await session.rewindFiles("host-2", { dryRun: true });
     expect(preview).toEqual({ prompt: 2, text: "second", scope: "code", dryRun: true, files: { restored: ["a.txt"], removed: ["b.txt"], kept: [] } });
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("two\n");
+
+    // The control protocol's answer to rewind_files.
+    const answer = (id: string, dryRun: boolean) => rewindFilesAnswer((target, options) => session.rewindFiles(target, options), id, dryRun);
+    expect(await answer("host-2", true)).toEqual({ canRewind: true, filesChanged: ["a.txt", "b.txt"], filesKept: [] });
+    expect(await answer("nobody", true)).toEqual({ canRewind: false, error: "there is no checkpoint for a user message with id nobody; this session has checkpoints for prompts 1 to 2 (N counts the session's prompts from 1)." });
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("two\n");
 
     const messagesBefore = session.messages.length;
