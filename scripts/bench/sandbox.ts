@@ -41,6 +41,7 @@ export async function sandboxBench(runs = RUNS): Promise<{ lines: string[] }> {
     await runTool(bashTool, { command: "true" }, boxed);
     boxedMs.push(performance.now() - started);
   }
+  sandbox.close();
   const overhead = median(boxedMs) - median(plainMs);
   return {
     lines: [

@@ -122,7 +122,8 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
   for (const skipped of status.policy.skipped.filter((item) => item.rule === undefined)) context.report(`clew: sandbox.${skipped.list} entry "${skipped.entry}" is not applied: ${skipped.why}.`);
   const dirs = workingDirs(context);
   const runner = await runnerFor(status, context, dirs);
-  process.once("exit", () => runner.close());
+  const close = (): void => runner.close();
+  process.once("exit", close);
   const view: SandboxView = { autoAllow: config.autoAllowBashIfSandboxed, allowUnsandboxed: config.allowUnsandboxedCommands, excludedCommands: config.excludedCommands };
   context.gate.useSandbox(view);
   const [{ protectedPaths }, { decideSandboxFor }, { describeBlocked, findBlocked }] = await Promise.all([
@@ -132,6 +133,10 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
   ]);
   const shielded = protectedPaths(status.policy, dirs);
   return {
+    close() {
+      process.off("exit", close);
+      runner.close();
+    },
     async prepare(request) {
       const decision = await decideSandboxFor(view, request.dangerouslyDisableSandbox ? { dangerouslyDisableSandbox: true } : {}, request.command);
       if (!decision.sandboxed) return { sandboxed: false, why: decision.why };

@@ -113,6 +113,8 @@ export type SandboxPlan =
 export interface SandboxPort {
   /** How one command runs: inside the sandbox (excludedCommands and honoured escape requests run outside). */
   prepare(request: SandboxRequest): Promise<SandboxPlan>;
+  /** Stops the proxy and the network forwarder and removes the session's sandbox folder (also done at exit). */
+  close(): void;
 }
 
 export interface SideModelRequest {

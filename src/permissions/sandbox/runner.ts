@@ -10,7 +10,7 @@
  * unprivileged user (whose bwrap makes its own user namespace) does not: there the forwarder runs
  * in front of each command instead — slower, equally contained.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bwrapArgs, type PathKind } from "./bwrap.ts";
 import { FORWARDER_SOURCE } from "./forwarder.ts";
@@ -40,8 +40,14 @@ export interface LinuxSandboxOptions {
 }
 
 interface Holder {
-  pid: number;
-  process: ReturnType<typeof Bun.spawn>;
+  /**
+   * The namespace to join, as a descriptor clew holds open (`/proc/<clew>/fd/<n>`), not as the
+   * holder's `/proc/<pid>/ns/net`: should the holder die and its pid be reused, a command must
+   * never join some other process's namespace — the held one stays the sandbox's (with no
+   * forwarder left, its connections fail).
+   */
+  netns: string;
+  fd: number;
 }
 
 function kindOf(path: string): PathKind {
@@ -53,11 +59,42 @@ function kindOf(path: string): PathKind {
   }
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Folders of sessions that ended without their exit handler (killed by a signal), named by their pid. */
+function removeStaleDirs(tmpRoot: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpRoot);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^clew-sandbox-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    const dir = join(tmpRoot, name);
+    try {
+      chmodSync(join(dir, "denied-dir"), 0o700);
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Another user's folder, or one being removed right now: not ours to clear.
+    }
+  }
+}
+
 export class LinuxSandbox {
   private dir: string | undefined;
   private proxy: FilteringProxy | undefined;
   private holder: Promise<Holder> | undefined;
   private holderProcess: ReturnType<typeof Bun.spawn> | undefined;
+  private readonly netnsFds: number[] = [];
 
   constructor(private readonly options: LinuxSandboxOptions) {}
 
@@ -72,7 +109,8 @@ export class LinuxSandbox {
 
   private sessionDir(): string {
     if (this.dir !== undefined) return this.dir;
-    const dir = mkdtempSync(join(this.options.tmpRoot, "clew-sandbox-"));
+    removeStaleDirs(this.options.tmpRoot);
+    const dir = mkdtempSync(join(this.options.tmpRoot, `clew-sandbox-${process.pid}-`));
     for (const sub of ["tmp", "run"]) mkdirSync(join(dir, sub), { mode: 0o700 });
     chmodSync(join(dir, "tmp"), 0o1777);
     writeFileSync(join(dir, "denied-file"), "");
@@ -103,7 +141,11 @@ export class LinuxSandbox {
           if (done) break;
           text += decoder.decode(value, { stream: true });
           const match = /ready (\d+)\n/.exec(text);
-          if (match) return { pid: Number(match[1]), process: child };
+          if (match) {
+            const fd = openSync(`/proc/${match[1]}/ns/net`, "r");
+            this.netnsFds.push(fd);
+            return { fd, netns: `/proc/${process.pid}/fd/${fd}` };
+          }
         }
       } finally {
         clearTimeout(timer);
@@ -126,12 +168,13 @@ export class LinuxSandbox {
   /** How to start one command in `cwd` inside the sandbox. */
   async launch(cwd: string): Promise<SandboxLaunch> {
     const dir = this.sessionDir();
-    const perCommand = !this.options.isRoot || this.options.nsenter === undefined;
+    const nsenter = this.options.isRoot ? this.options.nsenter : undefined;
+    const perCommand = nsenter === undefined;
     let joinNetwork: string[] | undefined;
-    if (!perCommand) {
+    if (nsenter !== undefined) {
       this.holder ??= this.startHolder(dir);
       const holder = await this.holder;
-      joinNetwork = [this.options.nsenter as string, `--net=/proc/${holder.pid}/ns/net`, "--"];
+      joinNetwork = [nsenter, `--net=${holder.netns}`, "--"];
     }
     const args = bwrapArgs(this.options.policy, {
       bwrap: this.options.bwrap,
@@ -166,6 +209,7 @@ export class LinuxSandbox {
     this.holderProcess?.kill("SIGKILL");
     this.holderProcess = undefined;
     this.holder = undefined;
+    for (const fd of this.netnsFds.splice(0)) closeSync(fd);
     this.proxy?.stop();
     if (this.dir !== undefined) {
       // An unprivileged user cannot list the unreadable mask to remove it.

@@ -3,6 +3,7 @@
 // tool through real bubblewrap: foreground and background commands, both network set-ups.
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setUpPermissions } from "../../../src/app/permission-setup.ts";
 import { sandboxConfig, setUpSandbox } from "../../../src/app/sandbox-setup.ts";
@@ -86,7 +87,10 @@ describe("sandbox settings", () => {
 describe.skipIf(!hasBwrap)("a session's sandbox with the Bash tool", () => {
   const sessions: Array<ReturnType<typeof toolSession>> = [];
   afterEach(async () => {
-    for (const session of sessions.splice(0)) await session.shells.killAll();
+    for (const session of sessions.splice(0)) {
+      await session.shells.killAll();
+      session.sandbox?.close();
+    }
   });
 
   async function sandboxedSession(isRoot: boolean | undefined) {
@@ -99,7 +103,11 @@ describe.skipIf(!hasBwrap)("a session's sandbox with the Bash tool", () => {
     return { dir, session, reports, permissions };
   }
 
-  test("foreground and background commands run inside; cd carries over; the gate now auto-allows", async () => {
+  test("foreground and background commands run inside; cd carries over; the gate now auto-allows; a dead session's folder is cleared", async () => {
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    const stale = join(tmpdir(), `clew-sandbox-${dead.pid}-old`);
+    mkdirSync(join(stale, "denied-dir"), { recursive: true, mode: 0 });
     const { dir, session, reports, permissions } = await sandboxedSession(undefined);
     expect(reports).toEqual([]);
     const decision = await permissions.gate.check({ toolName: "Bash", access: "exec", subject: "make", input: { command: "make" }, toolUseId: "t1" });
@@ -120,6 +128,7 @@ describe.skipIf(!hasBwrap)("a session's sandbox with the Bash tool", () => {
     expect(String(output.content)).toContain("Read-only file system");
     expect(String(output.content)).toContain("done-bg");
     expect(existsSync("/etc/clew-sandbox-bg")).toBe(false);
+    expect(existsSync(stale)).toBe(false);
   });
 
   test("without nsenter's privilege (a forwarder in front of each command) the network still goes only through the proxy", async () => {
