@@ -217,4 +217,34 @@ describe("the Claude Agent SDK drives clew", () => {
     // The state ends idle after the result: the SDK closes the session on it.
     expect(messages.at(-1)).toMatchObject({ type: "system", subtype: "session_state_changed", state: "idle" });
   });
+
+  test("enableFileCheckpointing: rewindFiles by the replayed user message's uuid removes the file the turn wrote", async () => {
+    const dir = writeWorkspace({ "notes.txt": "old\n" });
+    const configDir = tempDirectory("clew-sdk-config-");
+    server = await startFakeAnthropic({ script: [reply().toolUse("Write", { file_path: join(dir, "made.txt"), content: "new\n" }), reply().text("wrote it")] });
+    let resultSeen: () => void = () => undefined;
+    const result = new Promise<void>((resolve) => (resultSeen = resolve));
+    let prompt: string | undefined;
+    let rewound: unknown;
+    let contentBeforeRewind = "";
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      yield userMessage("write made.txt");
+      await result;
+      contentBeforeRewind = readFileSync(join(dir, "made.txt"), "utf8");
+      rewound = await q.rewindFiles(String(prompt));
+    }
+    const { options, stderr } = sdkOptions(dir, configDir, server.url, { enableFileCheckpointing: true, permissionMode: "acceptEdits", extraArgs: { "replay-user-messages": null } });
+    const q = query({ prompt: prompts(), options });
+    const messages = await collect(q, (message) => {
+      if (message.type === "user" && (message as { isReplay?: boolean }).isReplay) prompt = message.uuid;
+      if (message.type === "result") resultSeen();
+    });
+    expect(stderr.join("")).toBe("");
+    expect(prompt).toMatch(/^[0-9a-f-]{36}$/);
+    expect(contentBeforeRewind).toBe("new\n");
+    expect(rewound).toEqual({ canRewind: true, filesChanged: ["made.txt"] });
+    expect(existsSync(join(dir, "made.txt"))).toBe(false);
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("old\n");
+    expect(messages.filter((message) => message.type === "result")).toMatchObject([{ subtype: "success", result: "wrote it" }]);
+  });
 });

@@ -30,13 +30,13 @@ export function inputErrorFrame(message: string, line: number, sessionId: string
   return { type: "system", subtype: "input_error", error: message, line, ...(sessionId ? { session_id: sessionId } : {}), uuid: crypto.randomUUID() };
 }
 
-export function replayFrame(content: string | ContentBlockParam[], sessionId: string, uuid: string | undefined): Frame {
+export function replayFrame(content: string | ContentBlockParam[], sessionId: string, uuid: string): Frame {
   return {
     type: "user",
     message: { role: "user", content },
     parent_tool_use_id: null,
     session_id: sessionId,
-    uuid: uuid ?? crypto.randomUUID(),
+    uuid,
     isReplay: true,
   };
 }

@@ -4,18 +4,17 @@
  * input to the host as a `hook_callback` control request and answers with the host's output —
  * so matching, timeouts, `if`, decisions and policy are the hook engine's, as for any hook.
  */
-import { readFileSync } from "node:fs";
 import { errorMessage } from "../../util/errors.ts";
 import type { ControlChannel } from "./channel.ts";
 
 export interface HookRelay {
-  /** Settings with the relay's hooks merged in, for the command-line settings layer. */
-  settings: string;
+  /** The settings with the relay's hooks added, for the command-line settings layer. */
+  addTo(settings: Record<string, unknown>): Record<string, unknown>;
   callbackCount: number;
   close(): void;
 }
 
-interface CallbackMatcher {
+export interface CallbackMatcher {
   matcher?: string;
   hookCallbackIds: string[];
   timeout?: number;
@@ -49,23 +48,8 @@ export function parseHookCallbacks(hooks: unknown): { ok: true; events: Record<s
   return { ok: true, events };
 }
 
-/** The `--settings` value (inline JSON or a file) as an object, so the relay's hooks can join it. */
-function flagSettings(value: string | undefined): Record<string, unknown> {
-  if (value === undefined) return {};
-  const text = value.trimStart().startsWith("{") ? value : readFileSync(value, "utf8");
-  const parsed: unknown = JSON.parse(text);
-  if (!isRecord(parsed)) throw new Error("it is not a JSON object");
-  return parsed;
-}
-
-/** Settings JSON: the flag's own, with one http hook per host callback added to its `hooks`. */
-export function settingsWithHooks(flagValue: string | undefined, events: Record<string, CallbackMatcher[]>, urlFor: (callbackId: string) => string): string {
-  let base: Record<string, unknown>;
-  try {
-    base = flagSettings(flagValue);
-  } catch (error) {
-    throw new Error(`the host's hook callbacks cannot be added to --settings ${flagValue}: ${errorMessage(error)}`);
-  }
+/** The settings with one http hook per host callback added after their own `hooks`. */
+export function withHookCallbacks(base: Record<string, unknown>, events: Record<string, CallbackMatcher[]>, urlFor: (callbackId: string) => string): Record<string, unknown> {
   const hooks: Record<string, unknown[]> = {};
   for (const [event, matchers] of Object.entries(isRecord(base.hooks) ? base.hooks : {})) if (Array.isArray(matchers)) hooks[event] = [...matchers];
   for (const [event, matchers] of Object.entries(events)) {
@@ -75,10 +59,10 @@ export function settingsWithHooks(flagValue: string | undefined, events: Record<
     }));
     hooks[event] = [...(hooks[event] ?? []), ...added];
   }
-  return JSON.stringify({ ...base, hooks });
+  return { ...base, hooks };
 }
 
-export function startHookRelay(events: Record<string, CallbackMatcher[]>, flagValue: string | undefined, channel: ControlChannel): HookRelay {
+export function startHookRelay(events: Record<string, CallbackMatcher[]>, channel: ControlChannel): HookRelay {
   const token = crypto.randomUUID();
   const known = new Set(Object.values(events).flatMap((matchers) => matchers.flatMap((matcher) => matcher.hookCallbackIds)));
   const server = Bun.serve({
@@ -105,7 +89,7 @@ export function startHookRelay(events: Record<string, CallbackMatcher[]>, flagVa
   });
   const base = `http://127.0.0.1:${server.port}/${token}/`;
   return {
-    settings: settingsWithHooks(flagValue, events, (id) => `${base}${encodeURIComponent(id)}`),
+    addTo: (settings) => withHookCallbacks(settings, events, (id) => `${base}${encodeURIComponent(id)}`),
     callbackCount: known.size,
     close: () => void server.stop(true),
   };

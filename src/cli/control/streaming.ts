@@ -17,6 +17,7 @@ import { sessionFlags } from "../session-flags.ts";
 import { framesFor, initFrame } from "../stream-json.ts";
 import { ControlChannel, type Frame } from "./channel.ts";
 import { inputErrorFrame, replayFrame, SessionStateFrames } from "./frames.ts";
+import { patchedFlagSettings, sdkCheckpointPatch } from "./flag-settings.ts";
 import { parseHookCallbacks, startHookRelay, type HookRelay } from "./hook-relay.ts";
 import { initializeResponse, parseInitialize, type InitConfig } from "./initialize.ts";
 import { readInputItems, type InboundItem } from "./input.ts";
@@ -107,16 +108,18 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     init = parsed.config;
   } else if (first) early.push(first);
   let relay: HookRelay | undefined;
-  if (initRequestId && init?.hooks) {
-    const callbacks = parseHookCallbacks(init.hooks);
-    try {
-      if (!callbacks.ok) throw new Error(callbacks.error);
-      relay = startHookRelay(callbacks.events, options.settings, channel);
-    } catch (error) {
-      channel.fail(initRequestId, errorMessage(error));
-      io.writeError(`clew: ${errorMessage(error)}\n`);
-      return 1;
-    }
+  let settings: string | undefined;
+  try {
+    const callbacks = init?.hooks ? parseHookCallbacks(init.hooks) : undefined;
+    if (callbacks && !callbacks.ok) throw new Error(callbacks.error);
+    if (callbacks) relay = startHookRelay(callbacks.events, channel);
+    const checkpoints = sdkCheckpointPatch(env.childEnv);
+    settings = patchedFlagSettings(options.settings, [...(relay ? [relay.addTo] : []), ...(checkpoints ? [checkpoints] : [])]);
+  } catch (error) {
+    relay?.close();
+    if (initRequestId) channel.fail(initRequestId, errorMessage(error));
+    io.writeError(`clew: ${errorMessage(error)}\n`);
+    return 1;
   }
 
   let current: AbortController | undefined;
@@ -144,7 +147,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     session = await openSession({
       ...flags,
       ...withInit(flags, init),
-      ...(relay ? { cli: { ...flags.cli, settings: relay.settings } } : {}),
+      ...(settings !== options.settings ? { cli: { ...flags.cli, settings } } : {}),
       resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
       fork: options.forkSession,
       sessionId: options.sessionId,
@@ -187,14 +190,17 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
   };
   const route = (item: InboundItem) => {
     switch (item.kind) {
-      case "user":
+      case "user": {
         if (item.sessionId !== undefined && item.sessionId !== session.info.sessionId && item.sessionId !== "default") {
           badInput(`line ${item.line} of standard input is a message for session ${item.sessionId}, but this session is ${session.info.sessionId}`, item.line);
           return;
         }
-        if (options.replayUserMessages) write(replayFrame(item.content, session.info.sessionId, item.uuid));
-        turns.push(item);
+        // A message without the host's uuid gets one: the echo then names a prompt rewind_files can find.
+        const named = { ...item, uuid: item.uuid ?? crypto.randomUUID() };
+        if (options.replayUserMessages) write(replayFrame(named.content, session.info.sessionId, named.uuid));
+        turns.push(named);
         return;
+      }
       case "control_request":
         void answerControl(item.request, context).then(
           (answer) => (answer.ok ? channel.succeed(item.requestId, answer.response) : channel.fail(item.requestId, answer.error)),
@@ -228,7 +234,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
       };
       let outcome;
       try {
-        // The host's uuid names the prompt for a later rewind_files.
+        // The message's uuid names the prompt for a later rewind_files.
         outcome = await session.runTurn(item.content, onEvent, controller.signal, item.uuid ? { messageId: item.uuid } : {});
       } finally {
         current = undefined;

@@ -2,7 +2,8 @@
 // what the host asks for, and the mapping of a permission prompt to can_use_tool and back.
 import { describe, expect, test } from "bun:test";
 import { ControlChannel, ControlRequestError, type Frame } from "../../../../src/cli/control/channel.ts";
-import { parseHookCallbacks, settingsWithHooks } from "../../../../src/cli/control/hook-relay.ts";
+import { patchedFlagSettings, sdkCheckpointPatch } from "../../../../src/cli/control/flag-settings.ts";
+import { parseHookCallbacks, withHookCallbacks } from "../../../../src/cli/control/hook-relay.ts";
 import { initializeResponse, parseInitialize } from "../../../../src/cli/control/initialize.ts";
 import { canUseToolRequest, controlApprovalPort, ruleValue } from "../../../../src/cli/control/permission-port.ts";
 import type { PermissionEvaluation, PermissionRequest } from "../../../../src/permissions/types.ts";
@@ -117,10 +118,10 @@ describe("parseInitialize", () => {
 describe("hook callbacks as http hooks of the session", () => {
   test("matchers become one http hook per callback id, the timeout kept, after the --settings value's own hooks", () => {
     const parsed = parseHookCallbacks({ PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0", "hook_1"], timeout: 5 }], Stop: [{ hookCallbackIds: ["hook_2"] }] });
-    expect(parsed.ok).toBe(true);
-    const events = (parsed as { events: Parameters<typeof settingsWithHooks>[1] }).events;
+    if (!parsed.ok) throw new Error(parsed.error);
     const flag = JSON.stringify({ model: "sonnet", hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "true" }] }] } });
-    expect(JSON.parse(settingsWithHooks(flag, events, (id) => `http://127.0.0.1:1/t/${id}`))).toEqual({
+    const joined = patchedFlagSettings(flag, [(settings) => withHookCallbacks(settings, parsed.events, (id) => `http://127.0.0.1:1/t/${id}`)]);
+    expect(JSON.parse(joined ?? "")).toEqual({
       model: "sonnet",
       hooks: {
         PreToolUse: [
@@ -136,7 +137,19 @@ describe("hook callbacks as http hooks of the session", () => {
     expect(parseHookCallbacks([])).toEqual({ ok: false, error: "initialize.hooks must be an object of hook event name to matchers" });
     expect(parseHookCallbacks({ PreToolUse: [{ matcher: "Bash" }] })).toEqual({ ok: false, error: "initialize.hooks.PreToolUse[0] must have hookCallbackIds, an array of callback ids" });
     expect(parseHookCallbacks({ Stop: [{ hookCallbackIds: ["h"], timeout: -1 }] })).toEqual({ ok: false, error: "initialize.hooks.Stop[0].timeout must be a positive number of seconds" });
-    expect(() => settingsWithHooks("/nonexistent/settings.json", {}, (id) => id)).toThrow("the host's hook callbacks cannot be added to --settings /nonexistent/settings.json: ");
+    expect(() => patchedFlagSettings("/nonexistent/settings.json", [(settings) => settings])).toThrow("cannot be joined with --settings /nonexistent/settings.json: ");
+    expect(patchedFlagSettings("/nonexistent/settings.json", [])).toBe("/nonexistent/settings.json");
+  });
+});
+
+describe("file checkpoints for an Agent SDK host", () => {
+  test("off unless the host asks (enableFileCheckpointing) or its own --settings decides; other callers keep the default", () => {
+    const patch = sdkCheckpointPatch({ CLAUDE_CODE_ENTRYPOINT: "sdk-ts" });
+    expect(patch?.({ model: "x" })).toEqual({ model: "x", fileCheckpointingEnabled: false });
+    expect(patch?.({ fileCheckpointingEnabled: true })).toEqual({ fileCheckpointingEnabled: true });
+    expect(sdkCheckpointPatch({ CLAUDE_CODE_ENTRYPOINT: "sdk-ts", CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING: "true" })).toBeUndefined();
+    expect(sdkCheckpointPatch({ CLAUDE_CODE_ENTRYPOINT: "cli" })).toBeUndefined();
+    expect(sdkCheckpointPatch({})).toBeUndefined();
   });
 });
 
