@@ -115,11 +115,29 @@ describe("stream-json control protocol", () => {
     });
     expect(await s.control("x3", { subtype: "initialize" })).toMatchObject({ subtype: "error", error: "initialize was already answered: clew takes one initialize, as the first line of input" });
     expect(await s.control("x4", { subtype: "rewind_files", user_message_id: "u1" })).toEqual({ subtype: "success", request_id: "x4", response: { canRewind: false, error: "error: this session has no checkpoints to rewind to." } });
-    expect(await s.control("x5", { subtype: "interrupt" })).toEqual({ subtype: "success", request_id: "x5", response: {} });
+    expect(await s.control("x5", { subtype: "interrupt" })).toEqual({ subtype: "success", request_id: "x5", response: { still_queued: [] } });
     s.user("are you there?");
     expect(await s.waitFor(isResult)).toMatchObject({ subtype: "success", result: "still here" });
     s.end();
     expect(await s.exit).toBe(0);
+  });
+
+  test("interrupt during a long Bash ends the turn as error_during_execution; cancel_queued drops the messages queued behind it", async () => {
+    const s = await session(
+      [reply().toolUse("Bash", { command: "touch started && sleep 30", description: "Wait" }), reply().text("never asked for")],
+      ["--allowedTools", "Bash(touch:*),Bash(sleep:*)"],
+    );
+    s.user("wait", { uuid: "m-1" });
+    s.user("then this", { uuid: "m-2" });
+    s.user("and this", { uuid: "m-3" });
+    while (!existsSync(join(s.dir, "started"))) await Bun.sleep(20);
+    expect(await s.control("i1", { subtype: "interrupt", cancel_queued: true })).toEqual({ subtype: "success", request_id: "i1", response: { still_queued: [], cancelled: ["m-2", "m-3"] } });
+    const result = await s.waitFor(isResult);
+    s.end();
+    expect(await s.exit).toBe(0);
+    expect(result).toMatchObject({ subtype: "error_during_execution", is_error: true });
+    expect(s.frames.filter(isResult).length).toBe(1);
+    expect(server?.requests.length).toBe(1);
   });
 
   test("rewind_files puts back the files a turn wrote, by the host's uuid or the transcript's id of its user message; dry_run only says which", async () => {

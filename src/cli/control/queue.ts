@@ -17,6 +17,16 @@ export class AsyncQueue<T> {
     for (const waiter of this.waiters.splice(0)) waiter({ value: undefined, done: true });
   }
 
+  /** What is queued, in order, without taking it. */
+  peek(): readonly T[] {
+    return this.items;
+  }
+
+  /** Takes everything queued now. */
+  takeAll(): T[] {
+    return this.items.splice(0);
+  }
+
   get size(): number {
     return this.items.length;
   }

@@ -11,8 +11,11 @@ export type ControlAnswer = { ok: true; response: Record<string, unknown> } | { 
 
 export interface ControlContext {
   session: Session;
-  /** Stops the running turn; false when none runs. */
-  interrupt(): boolean;
+  /**
+   * Stops the running turn (if one runs). Messages queued behind it still run, unless
+   * `cancelQueued`: the answer lists them (`still_queued`) or the ones dropped (`cancelled`) by uuid.
+   */
+  interrupt(cancelQueued: boolean): { still_queued: string[]; cancelled?: string[] };
   /** `bypassPermissions` may be switched to (started in it, or --allow-dangerously-skip-permissions). */
   bypassAllowed: boolean;
   /** A message the host's in-process MCP server sent on its own; false when no such server exists. */
@@ -110,8 +113,7 @@ async function rewindFiles(request: ControlRequestBody, context: ControlContext)
 export async function answerControl(request: ControlRequestBody, context: ControlContext): Promise<ControlAnswer> {
   switch (request.subtype) {
     case "interrupt":
-      context.interrupt();
-      return ok();
+      return ok(context.interrupt(request.cancel_queued === true));
     case "set_permission_mode":
       return setPermissionMode(request, context);
     case "set_model":

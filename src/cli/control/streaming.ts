@@ -176,7 +176,11 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
   });
   const context: ControlContext = {
     session,
-    interrupt: () => interrupt("Interrupted by the host"),
+    interrupt: (cancelQueued) => {
+      interrupt("Interrupted by the host");
+      if (!cancelQueued) return { still_queued: turns.peek().map((queued) => queued.uuid ?? "") };
+      return { still_queued: [], cancelled: turns.takeAll().map((queued) => queued.uuid ?? "") };
+    },
     bypassAllowed: options.allowDangerouslySkipPermissions || session.permissionMode === "bypassPermissions",
     deliverMcp: (server, message) => host?.deliver(server, message) ?? false,
     rewindFiles: async (userMessageId, dryRun) => {
