@@ -66,6 +66,7 @@ describe("stream-json control protocol", () => {
     const init = await s.control("i1", { subtype: "initialize", systemPrompt: [""] });
     expect(init).toMatchObject({ subtype: "success", request_id: "i1", response: { output_style: "default", account: { apiKeySource: "ANTHROPIC_API_KEY" } } });
     expect((init.response as { agents: Array<{ name: string }> }).agents.map((agent) => agent.name)).toEqual(["general-purpose", "Explore", "Plan"]);
+    expect(await s.control("i2", { subtype: "initialize" })).toEqual({ subtype: "error", request_id: "i2", error: "initialize was already answered: clew takes one initialize, as the first line of input" });
     expect(await s.control("m1", { subtype: "set_permission_mode", mode: "acceptEdits" })).toEqual({ subtype: "success", request_id: "m1", response: { mode: "acceptEdits" } });
     expect(await s.control("m2", { subtype: "set_permission_mode", mode: "bypassPermissions" })).toEqual({
       subtype: "error",
@@ -113,7 +114,7 @@ describe("stream-json control protocol", () => {
       request_id: "x2",
       error: 'unsupported control request subtype "mcp_set_servers": clew does not implement it; pass MCP servers when the session starts (mcpServers / --mcp-config)',
     });
-    expect(await s.control("x3", { subtype: "initialize" })).toMatchObject({ subtype: "error", error: "initialize was already answered: clew takes one initialize, as the first line of input" });
+    expect(await s.control("x3", { subtype: "initialize" })).toMatchObject({ subtype: "error", error: expect.stringMatching(/^initialize must be the first line of input: this session already opened without one/) });
     expect(await s.control("x4", { subtype: "rewind_files", user_message_id: "u1" })).toEqual({ subtype: "success", request_id: "x4", response: { canRewind: false, error: "error: this session has no checkpoints to rewind to." } });
     expect(await s.control("x5", { subtype: "interrupt" })).toEqual({ subtype: "success", request_id: "x5", response: { still_queued: [] } });
     s.user("are you there?");

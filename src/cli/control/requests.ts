@@ -20,6 +20,8 @@ export interface ControlContext {
   bypassAllowed: boolean;
   /** A message the host's in-process MCP server sent on its own; false when no such server exists. */
   deliverMcp(server: string, message: unknown): boolean;
+  /** Whether the session opened after an initialize request (the first line of input). */
+  initialized: boolean;
   /** Puts the files back to before a user message (by its id); `canRewind: false` with the reason when it cannot. */
   rewindFiles?: (userMessageId: string, dryRun: boolean) => Promise<Record<string, unknown>>;
 }
@@ -130,7 +132,11 @@ export async function answerControl(request: ControlRequestBody, context: Contro
       return ok({ mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } });
     }
     case "initialize":
-      return fail("initialize was already answered: clew takes one initialize, as the first line of input");
+      return fail(
+        context.initialized
+          ? "initialize was already answered: clew takes one initialize, as the first line of input"
+          : "initialize must be the first line of input: this session already opened without one, so its system prompt, agents, hooks and in-process MCP servers can no longer change",
+      );
     default: {
       const instead = NOT_SUPPORTED[request.subtype];
       return fail(`unsupported control request subtype ${JSON.stringify(request.subtype)}: clew does not implement it${instead ? `; ${instead}` : ""}`);

@@ -182,6 +182,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
       return { still_queued: [], cancelled: turns.takeAll().map((queued) => queued.uuid ?? "") };
     },
     bypassAllowed: options.allowDangerouslySkipPermissions || session.permissionMode === "bypassPermissions",
+    initialized: initRequestId !== undefined,
     deliverMcp: (server, message) => host?.deliver(server, message) ?? false,
     rewindFiles: async (userMessageId, dryRun) => {
       try {
