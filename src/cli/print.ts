@@ -67,6 +67,9 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   checkPromptTool(options);
   if (options.inputFormat === "stream-json") {
     if (options.outputFormat !== "stream-json") throw new FatalError("usage", "Error: --input-format=stream-json requires output-format=stream-json.");
+    if (options.prompt !== undefined) {
+      throw new FatalError("usage", "error: a prompt argument with --input-format stream-json is not supported: the prompts of a stream-json session arrive on standard input.", 'Send it as a line: {"type":"user","message":{"role":"user","content":"…"}}');
+    }
     const { runStreamingSession } = await import("./control/streaming.ts");
     return runStreamingSession(options, env, version, { ...io, input: io.input ?? Bun.stdin.stream() });
   }

@@ -45,8 +45,9 @@ describe("print mode's checks before a stream-json session starts", () => {
   const io = { write: () => {}, writeError: () => {}, stdoutIsTTY: false, readStdin: async () => "", onSignal: () => {} };
   const env = readEnvironment({ PATH: "/usr/bin:/bin", HOME: "/nonexistent", ANTHROPIC_API_KEY: "sk-test" }, "/tmp");
 
-  test("stream-json input needs stream-json output; a prompt tool other than stdio is refused", async () => {
+  test("stream-json input needs stream-json output and takes no prompt argument; a prompt tool other than stdio is refused", async () => {
     await expect(runPrint(parseArgs(["-p", "--input-format", "stream-json", "--output-format", "json"]), env, "0.0.0-test", io)).rejects.toThrow("Error: --input-format=stream-json requires output-format=stream-json.");
+    await expect(runPrint(parseArgs(["-p", "hi", ...BASE]), env, "0.0.0-test", io)).rejects.toThrow("error: a prompt argument with --input-format stream-json is not supported: the prompts of a stream-json session arrive on standard input.");
     await expect(runPrint(parseArgs([...BASE, "--permission-prompt-tool", "mcp__approver__ask"]), env, "0.0.0-test", io)).rejects.toThrow("error: --permission-prompt-tool mcp__approver__ask is not supported: clew asks permission only over the control protocol.");
     await expect(runPrint(parseArgs(["-p", "hi", "--permission-prompt-tool", "stdio"]), env, "0.0.0-test", io)).rejects.toThrow("error: --permission-prompt-tool stdio needs --input-format stream-json and --output-format stream-json");
   });
