@@ -85,7 +85,12 @@ describe("stream-json control protocol", () => {
     expect(s.frames.find((frame) => frame.type === "system" && frame.subtype === "init")).toMatchObject({ permissionMode: "acceptEdits", model: "claude-sonnet-5-5" });
     expect(server?.requests[0]?.body.model).toBe("claude-sonnet-5-5");
     s.user([{ type: "text", text: "again" }]);
-    await s.waitFor((frame) => isResult(frame) && frame.result === "second answer");
+    const second = await s.waitFor((frame) => isResult(frame) && frame.result === "second answer");
+    // total_cost_usd is the session's running total: the second result carries both turns.
+    const firstCost = Number(first.total_cost_usd);
+    expect(firstCost).toBeGreaterThan(0);
+    expect(Number(second.total_cost_usd)).toBeGreaterThan(firstCost);
+    expect(Object.keys(second.modelUsage as object)).toEqual(["claude-sonnet-5-5"]);
     s.end();
     expect(await s.exit).toBe(0);
     expect(s.frames.filter((frame) => frame.subtype === "session_state_changed").map((frame) => frame.state)).toEqual(["running", "idle", "running", "idle"]);

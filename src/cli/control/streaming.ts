@@ -244,7 +244,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
       } finally {
         current = undefined;
       }
-      const result = buildResult(outcome, {
+      const facts = {
         sessionId: session.info.sessionId,
         model: session.info.model,
         durationMs: performance.now() - started,
@@ -252,8 +252,11 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
         context: session.contextUsage(),
         helperUsage: session.helperUsage(),
         ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
-      });
-      write(result as unknown as Frame);
+      };
+      const result = buildResult(outcome, facts);
+      // Cost and per-model usage are running totals of the session (the SDK reads the latest result's).
+      const sessionTotals = buildResult({ ...outcome, usage: session.usage }, facts);
+      write({ ...result, total_cost_usd: sessionTotals.total_cost_usd, modelUsage: sessionTotals.modelUsage } as unknown as Frame);
       // An interrupt is what the host asked for, not a failure of the session.
       lastFailed = result.is_error && result.subtype !== "error_during_execution";
       if (turns.size === 0) states.set("idle");
