@@ -67,15 +67,50 @@ function withInit(flags: ReturnType<typeof sessionFlags>, init: InitConfig | und
   };
 }
 
+interface Opening {
+  /** What a first-line initialize asked for, and its request id (to answer once the session is open). */
+  init?: InitConfig;
+  initRequestId?: string;
+  /** The first item when it was not an initialize: handled once the session is open. */
+  early: InboundItem[];
+}
+
+/** Reads the first item; undefined when it was an initialize that had to be refused (answered here). */
+async function takeInitialize(inbox: AsyncQueue<InboundItem>, channel: ControlChannel, io: StreamingIO): Promise<Opening | undefined> {
+  const first = await firstItem(inbox);
+  if (first?.kind !== "control_request" || first.request.subtype !== "initialize") return { early: first ? [first] : [] };
+  const parsed = parseInitialize(first.request);
+  if (!parsed.ok) {
+    // Going on would run the host's prompts without what it asked for (its schema, its settings).
+    channel.fail(first.requestId, parsed.error);
+    io.writeError(`clew: ${parsed.error}\n`);
+    return undefined;
+  }
+  for (const notice of parsed.notices) io.writeError(`clew: ${notice}\n`);
+  return { init: parsed.config, initRequestId: first.requestId, early: [] };
+}
+
+/** `rewind_files`: the session's rewind of the files only, in the SDK's `RewindFilesResult` shape. */
+async function rewindFilesOf(session: Session, userMessageId: string, dryRun: boolean): Promise<Record<string, unknown>> {
+  try {
+    const files = (await session.rewindFiles(userMessageId, { dryRun })).files ?? { restored: [], removed: [], kept: [] };
+    return { canRewind: true, filesChanged: [...files.restored, ...files.removed], ...(files.kept.length > 0 ? { filesKept: files.kept } : {}) };
+  } catch (error) {
+    return { canRewind: false, error: errorMessage(error) };
+  }
+}
+
 export async function runStreamingSession(options: CliOptions, env: Environment, version: string, io: StreamingIO): Promise<number> {
   const write = (frame: Frame) => io.write(`${JSON.stringify(frame)}\n`);
   const channel = new ControlChannel(write);
   const inbox = new AsyncQueue<InboundItem>();
   const reading = (async () => {
     try {
-      // A control_response no request waits for answers one that was cancelled: nothing to do.
-      for await (const item of readInputItems(io.input)) if (item.kind === "control_response") channel.settle(item.response);
-      else inbox.push(item);
+      for await (const item of readInputItems(io.input)) {
+        // A control_response no request waits for answers one that was cancelled: nothing to do.
+        if (item.kind === "control_response") channel.settle(item.response);
+        else inbox.push(item);
+      }
     } catch (error) {
       inbox.push({ kind: "invalid", line: 0, message: `standard input could not be read: ${errorMessage(error)}` });
     } finally {
@@ -91,22 +126,9 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     io.writeError(`clew: ${message}; the line was skipped\n`);
   };
 
-  const first = await firstItem(inbox);
-  const early: InboundItem[] = [];
-  let initRequestId: string | undefined;
-  let init: InitConfig | undefined;
-  if (first?.kind === "control_request" && first.request.subtype === "initialize") {
-    const parsed = parseInitialize(first.request);
-    if (!parsed.ok) {
-      // Going on would run the host's prompts without what it asked for (its hooks, its schema).
-      channel.fail(first.requestId, parsed.error);
-      io.writeError(`clew: ${parsed.error}\n`);
-      return 1;
-    }
-    for (const notice of parsed.notices) io.writeError(`clew: ${notice}\n`);
-    initRequestId = first.requestId;
-    init = parsed.config;
-  } else if (first) early.push(first);
+  const opening = await takeInitialize(inbox, channel, io);
+  if (!opening) return 1;
+  const { init, initRequestId, early } = opening;
   let relay: HookRelay | undefined;
   let settings: string | undefined;
   try {
@@ -184,14 +206,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     bypassAllowed: options.allowDangerouslySkipPermissions || session.permissionMode === "bypassPermissions",
     initialized: initRequestId !== undefined,
     deliverMcp: (server, message) => host?.deliver(server, message) ?? false,
-    rewindFiles: async (userMessageId, dryRun) => {
-      try {
-        const files = (await session.rewindFiles(userMessageId, { dryRun })).files ?? { restored: [], removed: [], kept: [] };
-        return { canRewind: true, filesChanged: [...files.restored, ...files.removed], ...(files.kept.length > 0 ? { filesKept: files.kept } : {}) };
-      } catch (error) {
-        return { canRewind: false, error: errorMessage(error) };
-      }
-    },
+    rewindFiles: (userMessageId, dryRun) => rewindFilesOf(session, userMessageId, dryRun),
   };
   const route = (item: InboundItem) => {
     switch (item.kind) {
