@@ -97,6 +97,28 @@ describe("stream-json control protocol", () => {
     expect(s.stderr).toEqual([]);
   });
 
+  test("initialize's system prompt, appended text and agents shape the session before it opens", async () => {
+    const s = await session([reply().text("ok")]);
+    const init = await s.control("i1", {
+      subtype: "initialize",
+      systemPrompt: ["You review pull requests.", "Be terse."],
+      appendSystemPrompt: "Always cite the file.",
+      agents: { linter: { description: "Runs the linter and reports", prompt: "You run the linter." } },
+      planModeInstructions: "plan",
+    });
+    expect((init.response as { agents: Array<{ name: string; description: string }> }).agents).toContainEqual({ name: "linter", description: "Runs the linter and reports" });
+    s.user("review");
+    await s.waitFor(isResult);
+    s.end();
+    expect(await s.exit).toBe(0);
+    const system = JSON.stringify(server?.requests[0]?.body.system);
+    expect(system).toContain("You review pull requests.\\n\\nBe terse.");
+    expect(system).toContain("Always cite the file.");
+    expect(system).not.toContain("You are clew");
+    expect(s.frames.find((frame) => frame.subtype === "init")?.agents).toContain("linter");
+    expect(s.stderr).toEqual(["clew: initialize.planModeInstructions is not supported by clew and has no effect\n"]);
+  });
+
   test("a user message with an image block reaches the model as sent and is echoed with --replay-user-messages; no initialize needed", async () => {
     const s = await session([reply().text("a red dot")], ["--replay-user-messages"]);
     const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108020000009077053e0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082", "hex").toString("base64");
