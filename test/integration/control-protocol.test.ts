@@ -29,6 +29,7 @@ async function session(script: ScriptStep[], args: string[] = [], files: Record<
   const frames: Frame[] = [];
   const stderr: string[] = [];
   let wake: () => void = () => undefined;
+  let signal: (name: "SIGINT" | "SIGTERM") => void = () => undefined;
   const env = readEnvironment({ ...clewEnv({ cwd: dir, configDir, baseURL: server.url }), CLAUDE_CODE_SDK_READS_SESSION_STATE: "1" }, dir);
   const options = parseArgs(["--output-format", "stream-json", "--verbose", "--input-format", "stream-json", ...args]);
   const exit = runStreamingSession(options, env, "0.0.0-test", {
@@ -38,7 +39,7 @@ async function session(script: ScriptStep[], args: string[] = [], files: Record<
     },
     writeError: (text) => stderr.push(text),
     input,
-    onSignal: () => undefined,
+    onSignal: (handler) => (signal = handler),
   });
   const send = (value: unknown) => input.push(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
   /** The first frame from `from` on that matches; waits for it. */
@@ -55,7 +56,7 @@ async function session(script: ScriptStep[], args: string[] = [], files: Record<
     return frame.response as Record<string, unknown>;
   };
   const user = (content: unknown, extra: Record<string, unknown> = {}) => send({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, ...extra });
-  return { dir, configDir, frames, stderr, send, waitFor, control, user, exit, end: () => input.end() };
+  return { dir, configDir, frames, stderr, send, waitFor, control, user, exit, end: () => input.end(), signal: (name: "SIGINT" | "SIGTERM") => signal(name) };
 }
 
 const isResult = (frame: Frame) => frame.type === "result";
@@ -299,5 +300,35 @@ describe("stream-json control protocol", () => {
     expect(String(result.result)).toContain("Stay inside the project.");
     expect(toolResults(server?.requests[3] as RecordedRequest)[0]).toMatchObject({ isError: true });
     expect(s.frames.filter((frame) => frame.subtype === "session_state_changed").map((frame) => frame.state)).toEqual(["running", "requires_action", "running", "requires_action", "running", "idle"]);
+  });
+
+  test("standard input ending while a permission question is out denies the call; the turn finishes and the session ends cleanly", async () => {
+    const s = await session(
+      [reply().toolUse("Bash", { command: "rm keep.txt", description: "Remove keep.txt" }), (request: RecordedRequest) => reply().text(`told: ${toolResults(request)[0]?.text ?? ""}`)],
+      ["--permission-prompt-tool", "stdio"],
+      { "keep.txt": "1\n" },
+    );
+    s.user("remove keep.txt");
+    await s.waitFor((frame) => frame.type === "control_request");
+    s.end();
+    expect(await s.exit).toBe(0);
+    expect(existsSync(join(s.dir, "keep.txt"))).toBe(true);
+    const result = s.frames.find(isResult);
+    expect(result).toMatchObject({ subtype: "success" });
+    expect(String(result?.result)).toContain("did not answer (standard input ended, so the host can no longer answer)");
+    expect(server?.violations).toEqual([]);
+  });
+
+  test("SIGTERM stops the running turn, drops what is queued and exits 143 without waiting for standard input", async () => {
+    const s = await session([reply().toolUse("Bash", { command: "touch started && sleep 30", description: "Wait" }), reply().text("never asked for")], ["--allowedTools", "Bash(touch:*),Bash(sleep:*)"]);
+    s.user("wait");
+    s.user("queued");
+    while (!existsSync(join(s.dir, "started"))) await Bun.sleep(20);
+    s.signal("SIGTERM");
+    expect(await s.exit).toBe(143);
+    expect(s.frames.filter(isResult)).toMatchObject([{ subtype: "error_during_execution" }]);
+    expect(server?.requests.length).toBe(1);
+    const [path] = transcripts(s.configDir);
+    for (const line of readFileSync(path as string, "utf8").trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
   });
 });

@@ -194,6 +194,8 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
   io.onSignal((signal) => {
     signalExit ??= signal === "SIGINT" ? 130 : 143;
     interrupt(`Received ${signal}`);
+    // Nothing queued runs after a signal: the turn under way ends, then the session closes.
+    turns.takeAll();
     turns.end();
   });
   const context: ControlContext = {
