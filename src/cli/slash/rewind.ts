@@ -85,7 +85,6 @@ async function run(args: string, ctx: SlashContext & RewindContext): Promise<voi
 
 export const rewindCommand: SlashCommand = {
   name: "rewind",
-  aliases: ["checkpoint"],
   usage: "[N]",
   summary: "Go back to before an earlier prompt: code, conversation or both (Esc Esc)",
   run: (args, ctx) => run(args, ctx),
