@@ -43,9 +43,12 @@ import { reportCapped } from "./report-lines.ts";
 import { sideModelPort } from "./side-model.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
-import { UsageLedger } from "./usage-ledger.ts";
+import { UsageLedger, usageCostUSD } from "./usage-ledger.ts";
+import { startTelemetry } from "../telemetry/index.ts";
 import { isGitRepo, spillTo, toolLimits, withBetas } from "./session-env.ts";
 import { startReasoning } from "./thinking-setup.ts";
+import { setUpSandbox } from "./sandbox-setup.ts";
+import { sessionCheckpoints } from "./checkpoints-setup.ts";
 
 export type { SessionOptions };
 
@@ -214,6 +217,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       send: (input, ctx) => subagents.send(input, ctx),
     },
     sideModel: sideModelPort(stream, (name) => resolveModelId(name, env.aliasOverrides), () => ledger),
+    sandbox: await setUpSandbox({ settings: loaded, gate: permissions.gate, cwd: env.cwd, homeDir: env.homeDir, configDir: env.configDir, path: childEnv.PATH ?? "", report: options.report }),
   };
   const invocations: InvocationDeps | undefined = extensions.registry && {
     registry: extensions.registry,
@@ -352,7 +356,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       resumed && !forked ? TranscriptWriter.append(path, identity, resumed.leafUuid) : TranscriptWriter.create(path, identity, model, now());
     if (forked) recordHistory(writer, resumed.messages, now);
   }
-  const recorder = writer ? createRecorder(writer, now) : undefined;
+  // Off unless CLAUDE_CODE_ENABLE_TELEMETRY / CLEW_ENABLE_TELEMETRY: then it sees every recorded event and flushes on close.
+  const telemetry = await startTelemetry({ processEnv: env.childEnv, settings: loaded, sessionId, version: options.version, configDir: env.configDir, model: () => loopDeps.request.model, effort: () => loopDeps.request.effort, resume: options.resume?.kind, costUSD: usageCostUSD, report: options.report });
+  const recorder = telemetry.observe(writer ? createRecorder(writer, now) : undefined);
   hookSink.emit = recorder;
   const catalogue = toolSet.takeReminder();
   if (catalogue) context.queue(catalogue);
@@ -383,9 +389,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     version: options.version,
     instructionFiles: instructions.files,
   };
-  return new Session(
+  return telemetry.closing(new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, checkpoints: sessionCheckpoints({ enabled: settings.fileCheckpointingEnabled !== false, projectDir: env.cwd, stateDir, sessionId, path: env.childEnv.PATH ?? "", keep: settings.checkpointsPerSession, report: options.report }), ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;
@@ -393,5 +399,5 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       if (changed) context.queue(changed);
     } } } : {}) },
     messages,
-  );
+  ));
 }
