@@ -99,8 +99,13 @@ export async function rewindFiles(checkpoints: SessionCheckpoints, prompt: numbe
 
 /** The note the model finds where the conversation went back to (plain lines; wrapped where it is sent). */
 export function rewindNote(prompt: number, scope: RewindScope, kept: readonly string[]): string {
+  const after = {
+    both: "what came after that point is undone.",
+    code: "changes made to files since then are undone, though the conversation above still tells of them.",
+    conversation: "the files stay as they are now, changes made after that point included.",
+  }[scope];
   const what = scope === "both" ? "the conversation and the files" : scope === "code" ? "the files" : "the conversation";
-  const lines = [`The user rewound ${what} to just before their prompt ${prompt}; anything said or done after that point is undone${scope === "conversation" ? " in the conversation, but the files stay as they are now" : ""}.`];
+  const lines = [`The user rewound ${what} to just before their prompt ${prompt}: ${after}`];
   if (kept.length > 0) lines.push(`Files the user changed by hand since were kept as they are: ${kept.join(", ")}.`);
   return lines.join("\n");
 }
