@@ -242,7 +242,7 @@ describe("the Claude Agent SDK drives clew", () => {
     expect(stderr.join("")).toBe("");
     expect(prompt).toMatch(/^[0-9a-f-]{36}$/);
     expect(contentBeforeRewind).toBe("new\n");
-    expect(rewound).toEqual({ canRewind: true, filesChanged: ["made.txt"] });
+    expect(rewound).toEqual({ canRewind: true, filesChanged: ["made.txt"], filesKept: [] });
     expect(existsSync(join(dir, "made.txt"))).toBe(false);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("old\n");
     expect(messages.filter((message) => message.type === "result")).toMatchObject([{ subtype: "success", result: "wrote it" }]);

@@ -143,7 +143,7 @@ describe("stream-json control protocol", () => {
       error: 'unsupported control request subtype "mcp_set_servers": clew does not implement it; pass MCP servers when the session starts (mcpServers / --mcp-config)',
     });
     expect(await s.control("x3", { subtype: "initialize" })).toMatchObject({ subtype: "error", error: expect.stringMatching(/^initialize must be the first line of input: this session already opened without one/) });
-    expect(await s.control("x4", { subtype: "rewind_files", user_message_id: "u1" })).toEqual({ subtype: "success", request_id: "x4", response: { canRewind: false, error: "error: this session has no checkpoints to rewind to." } });
+    expect(await s.control("x4", { subtype: "rewind_files", user_message_id: "u1" })).toEqual({ subtype: "success", request_id: "x4", response: { canRewind: false, error: "this session has no checkpoints to rewind to." } });
     expect(await s.control("x5", { subtype: "interrupt" })).toEqual({ subtype: "success", request_id: "x5", response: { still_queued: [] } });
     s.user("are you there?");
     expect(await s.waitFor(isResult)).toMatchObject({ subtype: "success", result: "still here" });
@@ -179,11 +179,11 @@ describe("stream-json control protocol", () => {
     const prompt = readFileSync(path as string, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type?: string; uuid?: string; message?: { content?: unknown } })
       .find((line) => line.type === "user" && JSON.stringify(line.message?.content).includes("write made.txt"));
     const id = String(prompt?.uuid);
-    expect(await s.control("r1", { subtype: "rewind_files", user_message_id: id, dry_run: true })).toEqual({ subtype: "success", request_id: "r1", response: { canRewind: true, filesChanged: ["made.txt"] } });
+    expect(await s.control("r1", { subtype: "rewind_files", user_message_id: id, dry_run: true })).toEqual({ subtype: "success", request_id: "r1", response: { canRewind: true, filesChanged: ["made.txt"], filesKept: [] } });
     expect(existsSync(made)).toBe(true);
     // The host's own uuid for the message names the same prompt.
-    expect(await s.control("r1b", { subtype: "rewind_files", user_message_id: "host-prompt-1", dry_run: true })).toEqual({ subtype: "success", request_id: "r1b", response: { canRewind: true, filesChanged: ["made.txt"] } });
-    expect(await s.control("r2", { subtype: "rewind_files", user_message_id: id })).toEqual({ subtype: "success", request_id: "r2", response: { canRewind: true, filesChanged: ["made.txt"] } });
+    expect(await s.control("r1b", { subtype: "rewind_files", user_message_id: "host-prompt-1", dry_run: true })).toEqual({ subtype: "success", request_id: "r1b", response: { canRewind: true, filesChanged: ["made.txt"], filesKept: [] } });
+    expect(await s.control("r2", { subtype: "rewind_files", user_message_id: id })).toEqual({ subtype: "success", request_id: "r2", response: { canRewind: true, filesChanged: ["made.txt"], filesKept: [] } });
     expect(existsSync(made)).toBe(false);
     s.end();
     expect(await s.exit).toBe(0);

@@ -7,6 +7,7 @@
 import { openSession } from "../../app/bootstrap.ts";
 import { hostMcpServers, type HostMcpServers } from "../../app/mcp-setup.ts";
 import { buildResult } from "../../app/result.ts";
+import { rewindFilesAnswer } from "../../app/session-rewind.ts";
 import type { Session } from "../../app/session.ts";
 import type { SessionOptions } from "../../app/session-options.ts";
 import type { AgentEvent } from "../../loop/events.ts";
@@ -88,16 +89,6 @@ async function takeInitialize(inbox: AsyncQueue<InboundItem>, channel: ControlCh
   }
   for (const notice of parsed.notices) io.writeError(`clew: ${notice}\n`);
   return { init: parsed.config, initRequestId: first.requestId, early: [] };
-}
-
-/** `rewind_files`: the session's rewind of the files only, in the SDK's `RewindFilesResult` shape. */
-async function rewindFilesOf(session: Session, userMessageId: string, dryRun: boolean): Promise<Record<string, unknown>> {
-  try {
-    const files = (await session.rewindFiles(userMessageId, { dryRun })).files ?? { restored: [], removed: [], kept: [] };
-    return { canRewind: true, filesChanged: [...files.restored, ...files.removed], ...(files.kept.length > 0 ? { filesKept: files.kept } : {}) };
-  } catch (error) {
-    return { canRewind: false, error: errorMessage(error) };
-  }
 }
 
 export async function runStreamingSession(options: CliOptions, env: Environment, version: string, io: StreamingIO): Promise<number> {
@@ -208,7 +199,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
     bypassAllowed: options.allowDangerouslySkipPermissions || session.permissionMode === "bypassPermissions",
     initialized: initRequestId !== undefined,
     deliverMcp: (server, message) => host?.deliver(server, message) ?? false,
-    rewindFiles: (userMessageId, dryRun) => rewindFilesOf(session, userMessageId, dryRun),
+    rewindFiles: (userMessageId, dryRun) => rewindFilesAnswer((target, rewind) => session.rewindFiles(target, rewind), userMessageId, dryRun),
   };
   const route = (item: InboundItem) => {
     switch (item.kind) {
