@@ -31,6 +31,7 @@ import { systemNote } from "../util/system-note.ts";
 import { changed, recordSwitch, snapshot, type SettingsSwitch } from "./model-switch.ts";
 import { applyReasoning, type ResolvedReasoning, type SessionReasoning } from "./thinking-setup.ts";
 import type { CheckpointPort } from "./checkpoints-setup.ts";
+import { afterSnapshot } from "./turn-snapshot.ts";
 import type { RewindOptions, RewindOutcome, RewindPoint, RewindScope } from "./session-rewind.ts";
 
 export interface SessionInfo {
@@ -270,21 +271,25 @@ export class Session {
     const idle = hookSink?.emit;
     if (hookSink) hookSink.emit = both;
     let checkpoint: number | undefined;
+    let recorded: Promise<void> | undefined;
     try {
       // A skill's allowed-tools last until the user's next message.
       this.services.permissions.gate.endTurn();
       this.services.mcp?.beforeTurn();
       const typed: ContentBlockParam[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
-      // The snapshot runs while the prompt is prepared, and is awaited before anything may change a
-      // file: a command's `!` lines, UserPromptSubmit hooks, the first tool call.
+      // The snapshot runs while the prompt is prepared and the first request is out, and is awaited
+      // before anything may change a file: a command's `!` lines and UserPromptSubmit hooks (then up
+      // front), the first tool call and Stop hooks (then in the loop). The first request never waits.
       const snapshot = this.services.checkpoints?.startPrompt();
-      if (snapshot && typed[0]?.type === "text" && typed[0].text.trimStart().startsWith("/")) void this.services.invocations?.registry.get();
+      const slash = typed[0]?.type === "text" && typed[0].text.trimStart().startsWith("/");
+      if (snapshot && slash) void this.services.invocations?.registry.get();
       const manager = this.services.mcp?.session.manager;
       const mentions = manager && (await (await import("./mcp-mentions.ts")).expandMcp(typed, manager, signal));
-      checkpoint = await snapshot;
+      if (snapshot && (slash || this.services.hooks?.hasHooks("UserPromptSubmit"))) checkpoint = await snapshot;
       const expansion = mentions || (await expandSlash(typed, this.services.invocations, signal));
       const verdict = expansion.kind === "refused" ? { kind: "blocked" as const, reason: expansion.reason } : await submitPrompt(this.services.hooks, expansion.blocks, both, signal);
       if (verdict.kind !== "send") {
+        checkpoint ??= await snapshot;
         if (checkpoint !== undefined) await this.services.checkpoints?.discard(checkpoint);
         checkpoint = undefined;
         const outcome: LoopOutcome = { reason: verdict.kind === "blocked" ? "prompt_blocked" : "hook_stopped", stopReason: null, numTurns: 0, finalText: verdict.reason, usage: zeroUsage(), apiMs: 0, denials: [] };
@@ -296,17 +301,21 @@ export class Session {
       const leaf = this.services.writer?.leafUuid;
       this.state.messages.push(message);
       both({ type: "turn_start", message });
-      if (checkpoint !== undefined) {
+      const uuid = this.services.writer ? (this.services.writer.leafUuid ?? undefined) : undefined;
+      const hasWriter = this.services.writer !== undefined;
+      recorded = snapshot?.then(async (taken) => {
+        checkpoint ??= taken;
+        if (checkpoint === undefined) return;
         this.promptMessages.set(checkpoint, message);
         const { promptText } = await import("./session-rewind.ts");
-        const writer = this.services.writer;
-        await this.services.checkpoints?.describe(checkpoint, { text: promptText(typed), ...(writer ? { leaf: leaf ?? null, uuid: writer.leafUuid ?? undefined } : {}), ...(options.messageId ? { messageId: options.messageId } : {}) });
-      }
+        await this.services.checkpoints?.describe(checkpoint, { text: promptText(typed), ...(hasWriter ? { leaf: leaf ?? null, uuid } : {}), ...(options.messageId ? { messageId: options.messageId } : {}) });
+      });
+      const loopDeps = recorded ? afterSnapshot(this.services.loopDeps, recorded) : this.services.loopDeps;
       const helpers = this.services.helpers;
       const stopHelpers = () => helpers?.runner.stopAll();
       signal.addEventListener("abort", stopHelpers, { once: true });
       try {
-        let outcome = await runLoop(this.state, this.services.loopDeps, both, signal);
+        let outcome = await runLoop(this.state, loopDeps, both, signal);
         this.totals = addUsage(this.totals, outcome.usage);
         // Headless: background helpers report before the run ends, so their work reaches the answer.
         while (helpers?.waitAtEnd && outcome.reason === "completed" && !signal.aborted && (helpers.runner.runningInBackground > 0 || helpers.notices.length > 0)) {
@@ -316,7 +325,7 @@ export class Session {
           const next: MessageParam = { role: "user", content: notices.map((text) => ({ type: "text" as const, text: systemNote(text) })) };
           this.state.messages.push(next);
           both({ type: "turn_start", message: next });
-          const more = await runLoop(this.state, this.services.loopDeps, both, signal);
+          const more = await runLoop(this.state, loopDeps, both, signal);
           this.totals = addUsage(this.totals, more.usage);
           outcome = { ...more, numTurns: outcome.numTurns + more.numTurns, usage: addUsage(outcome.usage, more.usage), apiMs: outcome.apiMs + more.apiMs, denials: [...outcome.denials, ...more.denials] };
         }
@@ -329,6 +338,7 @@ export class Session {
       }
     } finally {
       if (hookSink) hookSink.emit = idle;
+      await recorded?.catch(() => undefined);
       // Recorded behind the prompt's back: the next snapshot, a rewind and close() wait for it.
       if (checkpoint !== undefined) void this.services.checkpoints?.afterTurn(checkpoint);
     }
