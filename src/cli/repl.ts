@@ -139,7 +139,7 @@ export class Repl implements SlashContext, RewindContext {
     if (this.interrupted) blocks.push({ type: "text", text: INTERRUPTED_NOTE });
     blocks.push({ type: "text", text: prompt });
     for (const context of this.pendingContext.splice(0)) blocks.push({ type: "text", text: context });
-    for (const attachment of mentions.attachments) blocks.push({ type: "text", text: attachment.text });
+    for (const attachment of mentions.attachments) blocks.push(...attachment.blocks);
     for (const attachment of mentions.attachments) this.print(this.theme.dim(`  ⎿ ${attachment.summary}`));
     for (const missing of mentions.missing) this.print(this.theme.dim(`  ⎿ @${missing}: no such file; sent as written`));
     this.interrupted = false;

@@ -33,9 +33,7 @@ describe.skipIf(!hasTmux)("images in a typed prompt", () => {
     expect(screen).toContain(`⎿ Attached Desktop/Screen Shot.png (30×20 px, ${dropped.length} B)`);
   });
 
-  // Pinned as failing until src/cli/repl.ts pushes each attachment's blocks (the one-line change
-  // in the pdf helper's report); today only the line naming each image is sent.
-  test.failing("both images reach the model as image blocks after the prompt", async () => {
+  test("both images reach the model as image blocks after the prompt", async () => {
     const { server, shot, dropped } = await attachTwo();
     const messages = (server.requests.at(-1)?.body.messages ?? []) as Array<{ content: Array<{ type: string; source?: unknown }> }>;
     const images = (messages.at(-1)?.content ?? []).filter((block) => block.type === "image").map((block) => block.source);
