@@ -216,6 +216,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       run: (input, ctx) => subagents.run(input, ctx),
       send: (input, ctx) => subagents.send(input, ctx),
     },
+    currentModel: () => loopDeps.request.model,
     sideModel: sideModelPort(stream, (name) => resolveModelId(name, env.aliasOverrides), () => ledger),
     sandbox: await setUpSandbox({ settings: loaded, gate: permissions.gate, cwd: env.cwd, homeDir: env.homeDir, configDir: env.configDir, path: childEnv.PATH ?? "", report: options.report }),
   };

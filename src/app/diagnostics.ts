@@ -10,6 +10,7 @@ import type { HookConfig } from "../hooks/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { loadSessionExtensions } from "./extensions-setup.ts";
+import { resolveModelId } from "../model/models.ts";
 
 /** The registry a session in `env.cwd` would load, built now. */
 export async function registryFor(env: Environment, loaded: LoadedSettings): Promise<ExtensionRegistry | undefined> {
@@ -87,4 +88,9 @@ export async function updateLines(env: Environment, settings: LoadedSettings["se
     `Release key: ${policy.trustedKey.label}${policy.trustedKey.problem ? ` — ${policy.trustedKey.problem}` : ""}`,
     `Last update check: ${last ? `${last.checkedAt}: ${last.result}` : "none recorded"}`,
   ];
+}
+
+/** The small fast model side requests go to (WebFetch's prompt, WebSearch's search). */
+export function sideModelId(env: Environment): string {
+  return resolveModelId("haiku", env.aliasOverrides);
 }

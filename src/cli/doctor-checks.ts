@@ -26,6 +26,8 @@ export interface DoctorFacts {
   api?: Check;
   /** The Bash sandbox (app/sandbox-status.ts `sandboxCheck`; absent: not checked). */
   sandbox?: Check;
+  /** Whether the endpoint offers WebSearch's server tool (doctor-web.ts; absent: not checked). */
+  web?: Check;
 }
 
 function configWritable(dir: string): Check {
@@ -56,6 +58,7 @@ export function doctorChecks(facts: DoctorFacts): Check[] {
     { ok: credentials !== "", label: "API credentials", detail: credentials || "none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN" },
     { ok: true, label: "Base URL", detail: env.baseURL ?? "https://api.anthropic.com (default)" },
     ...(facts.api ? [facts.api] : []),
+    ...(facts.web ? [facts.web] : []),
     { ok: rg !== null, label: "ripgrep", detail: rg ?? "not found: Grep and Glob use the slower built-in search (install ripgrep)" },
     { ok: "n/a", label: "tmux", detail: "not needed (clew's UI is line-oriented)" },
     ...(facts.sandbox ? [facts.sandbox] : []),

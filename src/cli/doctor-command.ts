@@ -2,11 +2,12 @@
  * `clew doctor`: the same checks as `/doctor`, without a session — no API key needed, and a
  * broken settings file is reported rather than fatal. Exit 1 when a check fails.
  */
-import { extensionLines, hookConfigOf, hookLines, mcpLines, registryFor, updateLines } from "../app/diagnostics.ts";
+import { extensionLines, hookConfigOf, hookLines, mcpLines, registryFor, sideModelId, updateLines } from "../app/diagnostics.ts";
 import { loadSettings } from "../settings/load.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { CommandIO } from "./config-command.ts";
 import { apiReachability, doctorChecks, renderDoctor } from "./doctor-checks.ts";
+import { webSearchCheck } from "./doctor-web.ts";
 
 export async function runDoctorCommand(env: Environment, version: string, io: CommandIO): Promise<number> {
   const { sandboxCheck, sandboxStatus } = await import("../app/sandbox-status.ts");
@@ -22,6 +23,7 @@ export async function runDoctorCommand(env: Environment, version: string, io: Co
     update: await updateLines(env, loaded.settings, version),
     sandbox: sandboxCheck(sandboxStatus({ settings: loaded, cwd: env.cwd, homeDir: env.homeDir, configDir: env.configDir, path: env.childEnv.PATH ?? "" })),
     ...(env.nonessentialTrafficDisabled ? {} : { api: await apiReachability(env) }),
+    web: await webSearchCheck({ env, rules: loaded.rules, model: sideModelId(env) }),
   });
   const plain = (text: string) => text;
   io.writeOut(`${["Doctor", ...renderDoctor(checks, { pass: plain, fail: plain, none: plain })].join("\n")}\n`);

@@ -4,7 +4,7 @@
  * A tool signals a problem the model should fix by throwing `ToolError` (util/errors.ts).
  */
 import type { z } from "zod";
-import type { ImageBlockParam, TextBlockParam, ToolReferenceBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type { DocumentBlockParam, ImageBlockParam, TextBlockParam, ToolReferenceBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessage, MessageParam, RequestTool } from "../model/types.ts";
 import type { FileTracker } from "./shared/file-tracker.ts";
 import type { ShellJobs } from "./shared/shell-jobs.ts";
@@ -15,7 +15,7 @@ import type { ToolAccess } from "../permissions/types.ts";
 export type { ToolAccess };
 
 /** `tool_reference` blocks (ToolSearch) make the API expand a deferred tool's definition at that point. */
-export type ToolResultContent = string | Array<TextBlockParam | ImageBlockParam | ToolReferenceBlockParam>;
+export type ToolResultContent = string | Array<TextBlockParam | ImageBlockParam | DocumentBlockParam | ToolReferenceBlockParam>;
 
 export interface ToolOutput {
   /** What the model sees. */
@@ -32,6 +32,8 @@ export interface ToolDisplay {
   summary: string;
   /** Unified diff for Edit/Write, rendered by the UI. */
   diff?: string;
+  /** Lines listed under the call's result line (WebSearch's titles and URLs), each cut to one row. */
+  lines?: string[];
 }
 
 export interface TodoItem {
@@ -87,6 +89,8 @@ export interface ToolSession {
   readonly toolSearch?: { search(query: string, max: number): string[] /* tool names */ };
   /** Runs helper agents for the Agent and SendMessage tools; absent where helpers may not start more. */
   readonly agents?: AgentPort;
+  /** The model the session talks to now: Read sends PDFs as documents only to models that take them. */
+  readonly currentModel?: () => string;
   /** One short request to a small, fast model (WebFetch's prompt over a page, WebSearch's search). */
   readonly sideModel?: SideModelPort;
   /** The OS sandbox Bash runs commands in; absent when it is off or cannot start here. */

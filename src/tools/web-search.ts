@@ -3,6 +3,7 @@ import type { AssistantMessage, ContentBlock, ContentBlockParam, MessageParam, R
 import { ToolError } from "../util/errors.ts";
 import { lazySchema } from "../util/lazy-schema.ts";
 import { distinctHits, readSearch, SEARCH_ERRORS, searchResultText } from "./shared/web-search-result.ts";
+import { webSearchResultLines } from "./shared/web-search-view.ts";
 import { defineTool, type SideModelPort, type ToolOutput } from "./types.ts";
 import description from "./web-search.md" with { type: "text" };
 
@@ -120,7 +121,7 @@ export const webSearchTool = defineTool({
     const count = outcome.searches.length;
     return {
       content: searchResultText(args.query, outcome),
-      display: { summary: `Did ${count} search${count === 1 ? "" : "es"} in ${durationSeconds.toFixed(1)}s: ${hits.length} result${hits.length === 1 ? "" : "s"}` },
+      display: { summary: `Did ${count} search${count === 1 ? "" : "es"} in ${durationSeconds.toFixed(1)}s: ${hits.length} result${hits.length === 1 ? "" : "s"}`, lines: webSearchResultLines(data) },
       data,
     };
   },

@@ -197,6 +197,7 @@ export class Renderer {
     const extra: string[] = [];
     const diff = event.display?.diff;
     if (diff && !this.diffShown.delete(event.id)) extra.push(...colorDiff(diff, this.theme));
+    for (const line of event.display?.lines ?? []) extra.push(this.oneRow(line, 4));
     if (event.name === "Bash" && !event.display?.summary.startsWith("started")) {
       extra.push(...bashPreview(contentText(event.content), this.theme).map((line) => this.oneRow(line, 4)));
     }

@@ -68,9 +68,7 @@ describe.skipIf(!hasTmux)("web tools in the terminal", () => {
     expect(server.violations).toEqual([]);
   });
 
-  // `.failing` until ToolDisplay carries lines the renderer lists (src/tools/types.ts,
-  // src/ui/renderer.ts: the lines are in the web helper's report); then `.failing` must go.
-  test.failing("a WebSearch's results are listed under the call: each title and URL once", async () => {
+  test("a WebSearch's results are listed under the call: each title and URL once", async () => {
     const server = await fake([
       reply().text("Searching.").toolUse("WebSearch", { query: "bun latest release" }),
       reply()

@@ -2,9 +2,6 @@
 // server-side web_search tool (a gateway or local model behind ANTHROPIC_BASE_URL) is named with
 // its own message and the fix, and the check fails; with WebSearch denied by a bare rule, the check
 // says the tool is off and asks the endpoint nothing.
-//
-// `.failing` until src/cli/doctor-web.ts is registered in src/cli/doctor-command.ts and
-// doctor-checks.ts (the lines are in the web helper's report); then `.failing` must go.
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +16,7 @@ afterEach(async () => {
 });
 
 describe("clew doctor: web search", () => {
-  test.failing("an endpoint that refuses the server tool fails the check, with its message and the fix", async () => {
+  test("an endpoint that refuses the server tool fails the check, with its message and the fix", async () => {
     server = await startFakeAnthropic({ rejectServerTools: true });
     const run = await runClew(["doctor"], { cwd: writeWorkspace({}), baseURL: server.url, configDir: tempDirectory("clew-config-") });
     const host = new URL(server.url).host;
@@ -31,7 +28,7 @@ describe("clew doctor: web search", () => {
     expect(probe?.body.model).toBe("claude-haiku-5-5");
   });
 
-  test.failing("with WebSearch denied by a bare rule, the tool is reported off and no token count is sent", async () => {
+  test("with WebSearch denied by a bare rule, the tool is reported off and no token count is sent", async () => {
     server = await startFakeAnthropic({ rejectServerTools: true });
     const dir = writeWorkspace({});
     mkdirSync(join(dir, ".clew"));

@@ -98,9 +98,7 @@ describe("scenario: reading PDFs", () => {
     expect(asText[0]?.text).toBe(`PDF file: ${book} (20 pages), sent as text because the conversation already carries 100 PDF pages and a request may carry at most 100.\n${pages}`);
   });
 
-  // Pinned as failing until sessions tell tools their model (ToolSession.currentModel, set in
-  // app/bootstrap.ts: the lines in the pdf helper's report); until then every model gets documents.
-  test.failing("a model that takes no documents (a local one, by its id) gets each page's text", async () => {
+  test("a model that takes no documents (a local one, by its id) gets each page's text", async () => {
     const dir = tempDirectory("clew-pdf-model-");
     const memo = join(dir, "memo.pdf");
     writeFileSync(memo, await pdfWithPages(2));

@@ -33,12 +33,10 @@ export function modelAcceptsPdfDocuments(modelId: string | undefined): boolean {
 }
 
 /**
- * The session's current model, when the session says (`currentModel`, set where sessions are
- * built). Read as an optional member so Read keeps working where it is not wired in yet.
+ * The session's current model, when the session says (`currentModel`, set where sessions are built).
  */
 export function sessionModel(session: ToolSession): string | undefined {
-  const port = (session as ToolSession & { readonly currentModel?: () => string }).currentModel;
-  return port?.();
+  return session.currentModel?.();
 }
 
 /**

@@ -150,11 +150,6 @@ async function cut(pdf: OpenPdf, range: PageRange, absPath: string): Promise<Uin
   }
 }
 
-/**
- * Tool results may carry document blocks (the SDK's ToolResultBlockParam content includes
- * DocumentBlockParam); tools/types.ts's ToolResultContent does not list it yet.
- */
 function documentContent(text: TextBlockParam, document: DocumentBlockParam): ToolResultContent {
-  const blocks: Array<TextBlockParam | DocumentBlockParam> = [text, document];
-  return blocks as unknown as ToolResultContent;
+  return [text, document];
 }
