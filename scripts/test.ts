@@ -12,6 +12,11 @@ if (!existsSync("action/node_modules")) {
   const install = Bun.spawnSync(["bun", "install", "--frozen-lockfile"], { cwd: "action", stdout: "inherit", stderr: "inherit" });
   if (install.exitCode !== 0) console.error("note: the action's packages (action/) could not be installed; the action's tests will fail");
 }
+// The Claude Agent SDK, which test/e2e/agent-sdk.test.ts drives clew with.
+if (existsSync("test/agent-sdk/package.json") && !existsSync("test/agent-sdk/node_modules")) {
+  const install = Bun.spawnSync(["bun", "install", "--frozen-lockfile"], { cwd: "test/agent-sdk", stdout: "inherit", stderr: "inherit" });
+  if (install.exitCode !== 0) console.error("note: the Agent SDK (test/agent-sdk) could not be installed; test/e2e/agent-sdk.test.ts will fail");
+}
 const build = Bun.spawnSync(["bun", "scripts/build.ts"], { stdout: "inherit", stderr: "inherit" });
 if (build.exitCode !== 0) {
   console.log("0 passed, 1 failed");
