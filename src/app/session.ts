@@ -31,7 +31,7 @@ import { systemNote } from "../util/system-note.ts";
 import { changed, recordSwitch, snapshot, type SettingsSwitch } from "./model-switch.ts";
 import { applyReasoning, type ResolvedReasoning, type SessionReasoning } from "./thinking-setup.ts";
 import type { CheckpointPort } from "./checkpoints-setup.ts";
-import { afterSnapshot } from "./turn-snapshot.ts";
+import { PromptCheckpoint } from "./turn-snapshot.ts";
 import type { RewindOptions, RewindOutcome, RewindPoint, RewindScope } from "./session-rewind.ts";
 
 export interface SessionInfo {
@@ -111,6 +111,8 @@ export class Session {
   private readonly settingsSwitches: SettingsSwitch[] = [];
   /** Each checkpointed prompt's message as sent, to find it again for a rewind. */
   private readonly promptMessages = new Map<number, MessageParam>();
+  /** The last turn's checkpoint record and end, still being written after the turn returned. */
+  private recording: Promise<void> = Promise.resolve();
 
   constructor(
     readonly info: SessionInfo,
@@ -270,8 +272,7 @@ export class Session {
     const { hookSink } = this.services;
     const idle = hookSink?.emit;
     if (hookSink) hookSink.emit = both;
-    let checkpoint: number | undefined;
-    let recorded: Promise<void> | undefined;
+    let checkpoint: PromptCheckpoint | undefined;
     try {
       // A skill's allowed-tools last until the user's next message.
       this.services.permissions.gate.endTurn();
@@ -280,18 +281,18 @@ export class Session {
       // The snapshot runs while the prompt is prepared and the first request is out, and is awaited
       // before anything may change a file: a command's `!` lines and UserPromptSubmit hooks (then up
       // front), the first tool call and Stop hooks (then in the loop). The first request never waits.
-      const snapshot = this.services.checkpoints?.startPrompt();
+      // The previous turn's end is recorded first (the port runs its work in order).
+      await this.recording;
+      checkpoint = new PromptCheckpoint(this.services.checkpoints);
       const slash = typed[0]?.type === "text" && typed[0].text.trimStart().startsWith("/");
-      if (snapshot && slash) void this.services.invocations?.registry.get();
+      if (checkpoint.active && slash) void this.services.invocations?.registry.get();
       const manager = this.services.mcp?.session.manager;
       const mentions = manager && (await (await import("./mcp-mentions.ts")).expandMcp(typed, manager, signal));
-      if (snapshot && (slash || this.services.hooks?.hasHooks("UserPromptSubmit"))) checkpoint = await snapshot;
+      if (slash || this.services.hooks?.hasHooks("UserPromptSubmit")) await checkpoint.ready();
       const expansion = mentions || (await expandSlash(typed, this.services.invocations, signal));
       const verdict = expansion.kind === "refused" ? { kind: "blocked" as const, reason: expansion.reason } : await submitPrompt(this.services.hooks, expansion.blocks, both, signal);
       if (verdict.kind !== "send") {
-        checkpoint ??= await snapshot;
-        if (checkpoint !== undefined) await this.services.checkpoints?.discard(checkpoint);
-        checkpoint = undefined;
+        await checkpoint.discard();
         const outcome: LoopOutcome = { reason: verdict.kind === "blocked" ? "prompt_blocked" : "hook_stopped", stopReason: null, numTurns: 0, finalText: verdict.reason, usage: zeroUsage(), apiMs: 0, denials: [] };
         both({ type: "notice", level: "warning", message: verdict.reason });
         both({ type: "turn_end", outcome });
@@ -301,16 +302,14 @@ export class Session {
       const leaf = this.services.writer?.leafUuid;
       this.state.messages.push(message);
       both({ type: "turn_start", message });
-      const uuid = this.services.writer ? (this.services.writer.leafUuid ?? undefined) : undefined;
-      const hasWriter = this.services.writer !== undefined;
-      recorded = snapshot?.then(async (taken) => {
-        checkpoint ??= taken;
-        if (checkpoint === undefined) return;
-        this.promptMessages.set(checkpoint, message);
+      const writer = this.services.writer;
+      const place = writer ? { leaf: leaf ?? null, uuid: writer.leafUuid ?? undefined } : {};
+      checkpoint.record(async (number) => {
+        this.promptMessages.set(number, message);
         const { promptText } = await import("./session-rewind.ts");
-        await this.services.checkpoints?.describe(checkpoint, { text: promptText(typed), ...(hasWriter ? { leaf: leaf ?? null, uuid } : {}), ...(options.messageId ? { messageId: options.messageId } : {}) });
+        await this.services.checkpoints?.describe(number, { text: promptText(typed), ...place, ...(options.messageId ? { messageId: options.messageId } : {}) });
       });
-      const loopDeps = recorded ? afterSnapshot(this.services.loopDeps, recorded) : this.services.loopDeps;
+      const loopDeps = checkpoint.deps(this.services.loopDeps);
       const helpers = this.services.helpers;
       const stopHelpers = () => helpers?.runner.stopAll();
       signal.addEventListener("abort", stopHelpers, { once: true });
@@ -338,9 +337,9 @@ export class Session {
       }
     } finally {
       if (hookSink) hookSink.emit = idle;
-      await recorded?.catch(() => undefined);
-      // Recorded behind the prompt's back: the next snapshot, a rewind and close() wait for it.
-      if (checkpoint !== undefined) void this.services.checkpoints?.afterTurn(checkpoint);
+      // Recorded behind the prompt's back (keys typed meanwhile are not lost): the next turn, a
+      // rewind and close() wait for it.
+      if (checkpoint) this.recording = checkpoint.finish();
     }
   }
 
@@ -364,6 +363,7 @@ export class Session {
    * Call it between turns. With `dryRun` nothing changes and the outcome says what would.
    */
   async rewind(target: number | string, scope: RewindScope, options: RewindOptions = {}): Promise<RewindOutcome> {
+    await this.recording;
     await this.services.checkpoints?.settled();
     const { rewindSession, liveRewindHost } = await import("./session-rewind.ts");
     const outcome = await rewindSession(liveRewindHost(this.services, this.info, this.state.messages, this.promptMessages), target, scope, options);
@@ -419,6 +419,7 @@ export class Session {
 
   async close(reason: "prompt_input_exit" | "clear" | "resume" | "other" = "other"): Promise<void> {
     const { hooks } = this.services;
+    await this.recording;
     await this.services.checkpoints?.settled();
     if (hooks) {
       if (hooks.hasHooks("SessionEnd")) await hooks.fire("SessionEnd", { reason });

@@ -64,10 +64,11 @@ describe("flags", () => {
     expect(server?.requests[0]?.headers["anthropic-beta"]).toContain("alpha-1,beta-2");
   });
 
-  test("--input-format stream-json is refused clearly rather than read as a prompt", async () => {
+  test("a prompt argument with --input-format stream-json is refused, saying to send it as a stdin line", async () => {
     const { result } = await run(["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("--input-format stream-json is not supported");
+    expect(result.stderr).toContain("a prompt argument with --input-format stream-json is not supported: the prompts of a stream-json session arrive on standard input.");
+    expect(result.stderr).toContain('{"type":"user","message":{"role":"user","content":"…"}}');
     expect(server?.requests.length).toBe(0);
   });
 

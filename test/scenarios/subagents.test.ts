@@ -56,6 +56,11 @@ function exploreScript(dir: string): ScriptStep[] {
   ];
 }
 
+/** The session id the run's frames carry. */
+function sessionIdOf(frames: Array<Record<string, unknown>>): string {
+  return String(frames.find((frame) => typeof frame.session_id === "string")?.session_id);
+}
+
 describe("helper agents", () => {
   test("three Explore helpers in one reply run concurrently and return only their final messages", async () => {
     const dir = repo(Object.fromEntries(TOPICS.map((topic) => [`${topic}.txt`, `${topic} BODY-MARKER-${topic}\n`])));
@@ -97,7 +102,8 @@ describe("helper agents", () => {
     // Each helper's transcript is its own JSONL beside the parent's.
     const projects = join(configDir, "projects");
     const project = readdirSync(projects)[0] as string;
-    const sessionDir = readdirSync(join(projects, project)).find((name) => !name.endsWith(".jsonl")) as string;
+    const sessionId = sessionIdOf(frames);
+    const sessionDir = readdirSync(join(projects, project)).find((name) => name === sessionId) as string;
     const helperLogs = readdirSync(join(projects, project, sessionDir, "subagents"));
     expect(helperLogs.length).toBe(3);
     for (const name of helperLogs) expect(name).toMatch(/^agent-a[0-9a-f]{16}\.jsonl$/);
