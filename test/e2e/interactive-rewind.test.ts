@@ -155,7 +155,10 @@ describe.skipIf(!hasTmux)("rewind in a terminal", () => {
     await terminal.waitFor("Second answer.");
     const screen = terminal.screen().replace(/\s+/g, " ");
     expect(screen.split("clew: checkpoints are off for this session:").length).toBe(2);
-    expect(screen).toContain("checkpoints.git' (rewind will not be able to restore files). First answer.");
+    // Said during the first turn (the snapshot starts once its first request is out), before the second prompt.
+    const said = screen.indexOf("checkpoints.git' (rewind will not be able to restore files).");
+    expect(said).toBeGreaterThan(screen.indexOf("> hello"));
+    expect(said).toBeLessThan(screen.indexOf("> again"));
     terminal.type("/rewind");
     terminal.keys("Enter");
     await terminal.waitFor("Checkpoints are off:");
