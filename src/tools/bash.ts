@@ -22,7 +22,7 @@ const input = lazySchema((z) =>
     dangerouslyDisableSandbox: z
       .boolean()
       .optional()
-      .describe("Set this to true to dangerously override sandbox mode and run commands without sandboxing."),
+      .describe("Run outside the sandbox (asks the user)"),
   }),
 );
 

@@ -38,7 +38,7 @@ const input = lazySchema((z) =>
     pages: z
       .string()
       .optional()
-      .describe('Page range for PDF files (e.g., "1-5", "3", "10-20"). Only for PDFs; at most 20 pages per request, and required for PDFs over 10 pages.'),
+      .describe('PDF page range, e.g. "1-5" or "3"'),
   }),
 );
 
