@@ -3,8 +3,9 @@
 // that must stay under 120 MB. At first use the file is unpacked in memory and imported
 // (src/util/embedded-module.ts). Run from source, nothing changes: the modules import as written.
 //
-// - src/tools/shared/html-libs.ts (WebFetch's HTML libraries) is bundled on its own and its module
-//   replaced by one that imports the compressed bundle and re-exports its one binding;
+// - src/tools/shared/html-libs.ts (WebFetch's HTML libraries) and src/telemetry/otel-sdk.ts (the
+//   OpenTelemetry SDK and exporters, used only when telemetry is on) are each bundled on their own
+//   and their module replaced by one that imports the compressed bundle and re-exports its bindings;
 // - PDF.js, which pdf-engine.ts already embeds as a file, is embedded compressed.
 import type { BunPlugin } from "bun";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,9 +15,10 @@ const root = resolve(import.meta.dir, "..");
 const cacheDir = join(root, "node_modules/.cache/clew-cold-modules");
 const embeddedModule = join(root, "src/util/embedded-module.ts");
 
-/** Modules replaced by their compressed bundle, each with the one binding it exports. */
-const BUNDLED: Record<string, string> = {
-  [join(root, "src/tools/shared/html-libs.ts")]: "htmlLibs",
+/** Modules replaced by their compressed bundle, each with the bindings it exports. */
+const BUNDLED: Record<string, string[]> = {
+  [join(root, "src/tools/shared/html-libs.ts")]: ["htmlLibs"],
+  [join(root, "src/telemetry/otel-sdk.ts")]: ["openExport"],
 };
 
 function writeCompressed(name: string, code: Uint8Array<ArrayBuffer>): string {
@@ -39,9 +41,9 @@ function bundleCompressed(entry: string): string {
 export const coldModules: BunPlugin = {
   name: "cold-modules",
   setup(build) {
-    build.onLoad({ filter: /src\/tools\/shared\/html-libs\.ts$/ }, async (args) => {
-      const binding = BUNDLED[args.path];
-      if (!binding) return undefined;
+    build.onLoad({ filter: /src\/(tools\/shared\/html-libs|telemetry\/otel-sdk)\.ts$/ }, async (args) => {
+      const bindings = BUNDLED[args.path];
+      if (!bindings) return undefined;
       mkdirSync(cacheDir, { recursive: true });
       const file = bundleCompressed(args.path);
       return {
@@ -50,7 +52,7 @@ export const coldModules: BunPlugin = {
           `import file from ${JSON.stringify(file)} with { type: "file" };`,
           `import { importEmbedded } from ${JSON.stringify(embeddedModule)};`,
           `const loaded = (await importEmbedded(String(file))) as Record<string, unknown>;`,
-          `export const ${binding} = loaded.${binding} as never;`,
+          ...bindings.map((binding) => `export const ${binding} = loaded.${binding} as never;`),
         ].join("\n"),
       };
     });

@@ -70,7 +70,8 @@ export async function startTelemetry(start: TelemetryStart): Promise<SessionTele
   if (!config || (config.metrics.length === 0 && config.logs.length === 0)) return OFF;
 
   const [{ openExport }, { anonymousUserId, resourceAttributes, standardAttributes }, { TelemetrySink }] = await Promise.all([
-    import("./otel-load.ts").then((loader) => loader.loadOtelSdk()),
+    // The binary carries it as one compressed bundle (scripts/cold-modules.ts), unpacked only here.
+    import("./otel-sdk.ts"),
     import("./attributes.ts"),
     import("./sink.ts"),
   ]);
