@@ -1,12 +1,16 @@
 /**
- * A session's checkpoints: one shadow repository per project under the project's state folder
- * (`~/.clew/projects/<project>/checkpoints.git`, shared by its sessions so the first snapshot is
- * paid once), one record file per session. Nothing is created or run until the first prompt is
+ * A session's checkpoints: one shadow repository per working directory under the project's state
+ * folder — `~/.clew/projects/<project>/checkpoints.git` for the project, `checkpoints/<name>-<hash
+ * of its real path>.git` beside it for each folder added with `--add-dir` or
+ * `permissions.additionalDirectories` — shared by the project's sessions so a first snapshot is
+ * paid once; one record file per session. The working directories are read before each prompt,
+ * so a folder added during the session is checkpointed from the next prompt on. Nothing is created or run until the first prompt is
  * about to go out, so checkpoints cost a session no start-up time. `fileCheckpointingEnabled:
  * false` turns them off.
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { CheckpointRecord, SessionCheckpoints } from "../store/checkpoints/checkpoints.ts";
+import type { ShadowRepo } from "../store/checkpoints/shadow-repo.ts";
 
 export interface CheckpointsInput {
   enabled: boolean;
@@ -15,6 +19,8 @@ export interface CheckpointsInput {
   stateDir: string;
   sessionId: string;
   path: string;
+  /** The working directories besides the project, as they are now (read before each prompt). */
+  workingDirs?: () => readonly string[];
   /** `checkpointsPerSession`: how many a session keeps (newest first), default 100. */
   keep?: number;
   report: (line: string) => void;
@@ -44,9 +50,12 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
   let failure: string | undefined;
   const load = (): Promise<SessionCheckpoints> => {
     loading ??= (async () => {
-      const [{ ShadowRepo }, { SessionCheckpoints }] = await Promise.all([import("../store/checkpoints/shadow-repo.ts"), import("../store/checkpoints/checkpoints.ts")]);
-      const repo = new ShadowRepo({ workTree: input.projectDir, gitDir: join(input.stateDir, "checkpoints.git"), path: input.path });
-      return new SessionCheckpoints(repo, join(input.stateDir, input.sessionId, "checkpoints.json"), input.keep);
+      const [{ ShadowRepo }, { SessionCheckpoints }, { WorkTrees, PROJECT_ROOT, nestedExclusions }] = await Promise.all([import("../store/checkpoints/shadow-repo.ts"), import("../store/checkpoints/checkpoints.ts"), import("../store/checkpoints/work-trees.ts")]);
+      const open = (root: string): ShadowRepo =>
+        root === PROJECT_ROOT
+          ? new ShadowRepo({ workTree: input.projectDir, gitDir: join(input.stateDir, "checkpoints.git"), path: input.path })
+          : new ShadowRepo({ workTree: root, gitDir: join(input.stateDir, "checkpoints", shadowName(root)), path: input.path, exclude: nestedExclusions(root, [input.projectDir, input.stateDir]) });
+      return new SessionCheckpoints(new WorkTrees(open), join(input.stateDir, input.sessionId, "checkpoints.json"), input.keep);
     })();
     return loading;
   };
@@ -67,9 +76,17 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     queue = run;
     return run;
   };
+  // An added folder that cannot be snapshot (too many files, unreadable) is said once and left out; the others go on.
+  const leftOut = new Set<string>();
   const snapshot = async (checkpoints: SessionCheckpoints, prompt: number): Promise<number> => {
-    const record = await checkpoints.beforePrompt(prompt);
+    const { outsideRoots } = await import("../store/checkpoints/work-trees.ts");
+    const roots = outsideRoots(input.projectDir, input.workingDirs?.() ?? []).filter((root) => !leftOut.has(root));
+    const { record, failures } = await checkpoints.beforePrompt(prompt, roots);
     if (record.skipped) input.report(`clew: not checkpointed (over the size limit): ${record.skipped.join(", ")}`);
+    for (const [root, reason] of failures) {
+      leftOut.add(root);
+      input.report(`clew: ${root} is not checkpointed in this session: ${reason} (rewind will not restore its files).`);
+    }
     return prompt;
   };
   return {
@@ -94,4 +111,10 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
       return failure;
     },
   };
+}
+
+/** A shadow repository's folder name: the directory's name, readable, and a hash of its real path, unique. */
+function shadowName(root: string): string {
+  const name = basename(root).replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 40) || "root";
+  return `${name}-${new Bun.CryptoHasher("sha256").update(root).digest("hex").slice(0, 16)}.git`;
 }

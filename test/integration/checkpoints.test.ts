@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { join, relative } from "node:path";
 import { SessionCheckpoints } from "../../src/store/checkpoints/checkpoints.ts";
 import { ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
+import { WorkTrees } from "../../src/store/checkpoints/work-trees.ts";
 import { tempDirectory } from "../helpers/clew-process.ts";
 
 function git(cwd: string, ...args: string[]): string {
@@ -40,7 +41,7 @@ function project() {
   git(dir, "add", ".");
   git(dir, "commit", "-qm", "init");
   const repo = new ShadowRepo({ workTree: dir, gitDir: join(root, "state", "checkpoints", "p1"), path: process.env.PATH ?? "/usr/bin:/bin", maxFileBytes: 4096 });
-  const checkpoints = new SessionCheckpoints(repo, join(root, "state", "session", "checkpoints.json"));
+  const checkpoints = new SessionCheckpoints(new WorkTrees(() => repo), join(root, "state", "session", "checkpoints.json"));
   return { root, dir, repo, checkpoints, read: (path: string) => readFileSync(join(dir, path), "utf8") };
 }
 
@@ -113,10 +114,10 @@ describe("checkpoints and rewind", () => {
   test("a new file over the size limit is left out of the snapshot and named", async () => {
     const s = project();
     writeFileSync(join(s.dir, "big.bin"), Buffer.alloc(10_000, 7));
-    const record = await s.checkpoints.beforePrompt(1);
+    const { record } = await s.checkpoints.beforePrompt(1);
     expect(record.skipped).toEqual(["big.bin"]);
     // Checkpoints are recorded across restarts of the session.
-    expect(new SessionCheckpoints(s.repo, join(s.root, "state", "session", "checkpoints.json")).list()).toEqual([record]);
+    expect(new SessionCheckpoints(new WorkTrees(() => s.repo), join(s.root, "state", "session", "checkpoints.json")).list()).toEqual([record]);
   }, 30_000);
 });
 

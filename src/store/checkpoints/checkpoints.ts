@@ -1,24 +1,26 @@
 /**
- * A session's checkpoints: the project's tree before each user prompt and after each turn,
- * recorded in `<session dir>/checkpoints.json` and kept reachable in the shadow repository under
- * `refs/clew/<session>`. Rewinding to prompt N puts back, path by path, what the turns from N on
- * changed; a path the user changed by hand between turns (after one turn ended, before the next
- * prompt) is kept as it is and reported, never overwritten.
+ * A session's checkpoints: the working directories' trees before each user prompt and after each
+ * turn — one tree per directory (the project and each added folder, see work-trees.ts) —
+ * recorded in `<session dir>/checkpoints.json`. Rewinding to prompt N puts back, path by path,
+ * what the turns from N on changed; a path the user changed by hand between turns (after one turn
+ * ended, before the next prompt) is kept as it is and reported, never overwritten.
+ *
+ * Format 2 keys each tree by its root; a format 1 file (one tree, the project's) still loads.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileAtomicSync } from "../../util/atomic-write.ts";
-import type { ShadowRepo, TreeChange } from "./shadow-repo.ts";
+import { PROJECT_ROOT, type DirChange, type Trees, type WorkTrees } from "./work-trees.ts";
 
 export interface CheckpointRecord {
   /** The session's user prompts counted from 1. */
   prompt: number;
-  /** The tree just before the prompt was sent. */
-  before: string;
-  /** The tree when that turn ended (absent when it never ended, e.g. the process was killed). */
-  after?: string;
+  /** Each working directory's tree just before the prompt was sent (`.`: the project; others by real path). */
+  before: Trees;
+  /** The trees when that turn ended (absent when it never ended, e.g. the process was killed). */
+  after?: Trees;
   at: string;
-  /** Files left out of the `before` snapshot for their size. */
+  /** Files left out of the `before` snapshot for their size, as the user reads them. */
   skipped?: string[];
   /** The prompt as the user typed it (its start), for the list `/rewind` shows. */
   text?: string;
@@ -41,12 +43,14 @@ export interface TurnChanges {
 
 export interface RewindPlan {
   /** Paths put back as they were before the prompt (content and mode), or removed if they did not exist. */
-  restore: TreeChange[];
+  restore: DirChange[];
   /** Paths changed by hand since then: left as they are (unless the user asks to restore them). */
   kept: string[];
   /** The same paths with how they differ from the checkpoint (`A`: created since, never deleted by a rewind). */
-  handEdits: TreeChange[];
+  handEdits: DirChange[];
   target: CheckpointRecord;
+  /** The trees restored from: the target's, or for a folder added after it, the first one taken. */
+  baseline: Trees;
 }
 
 const DEFAULT_KEEP = 100;
@@ -55,7 +59,7 @@ export class SessionCheckpoints {
   private records: CheckpointRecord[];
 
   constructor(
-    private readonly repo: ShadowRepo,
+    private readonly trees: WorkTrees,
     private readonly file: string,
     private readonly keep = DEFAULT_KEEP,
     private readonly now: () => Date = () => new Date(),
@@ -76,13 +80,26 @@ export class SessionCheckpoints {
     return this.records.find((item) => item.prompt === prompt);
   }
 
-  /** Before prompt `prompt` is sent: the tree as it is now. */
-  async beforePrompt(prompt: number): Promise<CheckpointRecord> {
-    const snapshot = await this.repo.snapshot();
-    const record: CheckpointRecord = { prompt, before: snapshot.tree, at: this.now().toISOString(), ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}) };
+  /**
+   * Before prompt `prompt` is sent: the project's tree and those of the added folders `roots`
+   * (real paths) as they are now. An added folder that cannot be snapshot is left out and named.
+   */
+  async beforePrompt(prompt: number, roots: readonly string[] = []): Promise<{ record: CheckpointRecord; failures: Map<string, string> }> {
+    const snapshot = await this.trees.snapshot(roots);
+    const record: CheckpointRecord = { prompt, before: snapshot.trees, at: this.now().toISOString(), ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}) };
     this.records = [...this.records.filter((item) => item.prompt !== prompt), record].slice(-this.keep);
     this.save();
-    return record;
+    return { record, failures: snapshot.failures };
+  }
+
+  /** Every root the records from `index` on hold, the target's first. */
+  private rootsFrom(index: number): string[] {
+    return [...new Set(this.records.slice(index).flatMap((record) => Object.keys(record.before)))];
+  }
+
+  /** The trees as they are now, of the roots the records from `index` on hold. */
+  private async current(index: number): Promise<Trees> {
+    return (await this.trees.snapshot(this.rootsFrom(index).filter((root) => root !== PROJECT_ROOT))).trees;
   }
 
   /** What is known of the prompt once it is sent (its text, its place in the transcript). */
@@ -121,12 +138,12 @@ export class SessionCheckpoints {
   /** Lines added and removed, and files touched, by each turn (prompt → changes). */
   async turnChanges(): Promise<Map<number, TurnChanges>> {
     const out = new Map<number, TurnChanges>();
-    let now: string | undefined;
+    let now: Trees | undefined;
     for (let k = 0; k < this.records.length; k++) {
       const record = this.records[k] as CheckpointRecord;
       let end = record.after ?? this.records[k + 1]?.before;
-      if (end === undefined) end = now ??= (await this.repo.snapshot()).tree;
-      const stats = await this.repo.lineChanges(record.before, end);
+      if (end === undefined) end = now ??= await this.current(k);
+      const stats = await this.trees.lineChanges(record.before, end);
       out.set(record.prompt, { files: stats.length, added: stats.reduce((sum, item) => sum + item.added, 0), removed: stats.reduce((sum, item) => sum + item.removed, 0) });
     }
     return out;
@@ -136,7 +153,7 @@ export class SessionCheckpoints {
   async afterTurn(prompt: number): Promise<void> {
     const record = this.records.find((item) => item.prompt === prompt);
     if (!record) return;
-    record.after = (await this.repo.snapshot()).tree;
+    record.after = (await this.trees.snapshot(Object.keys(record.before))).trees;
     this.save();
   }
 
@@ -145,18 +162,21 @@ export class SessionCheckpoints {
     const index = this.records.findIndex((item) => item.prompt === prompt);
     const target = this.records[index];
     if (!target) return undefined;
-    const now = (await this.repo.snapshot()).tree;
-    const changed = await this.repo.changes(target.before, now);
+    const now = await this.current(index);
+    // A folder added after the target prompt goes back to when it was first checkpointed.
+    const baseline: Trees = {};
+    for (const record of this.records.slice(index)) for (const [root, tree] of Object.entries(record.before)) baseline[root] ??= tree;
+    const changed = await this.trees.changes(baseline, now);
     const byHand = new Set<string>();
     // Between the end of one turn and the next prompt (or now) only the user was at work.
     for (let k = index; k < this.records.length; k++) {
       const ended = this.records[k]?.after;
       if (!ended) continue;
       const next = this.records[k + 1]?.before ?? now;
-      for (const change of await this.repo.changes(ended, next)) byHand.add(change.path);
+      for (const change of await this.trees.changes(ended, next)) byHand.add(change.path);
     }
     const kept = changed.filter((change) => byHand.has(change.path));
-    return { restore: changed.filter((change) => !byHand.has(change.path)), kept: kept.map((change) => change.path), handEdits: kept, target };
+    return { restore: changed.filter((change) => !byHand.has(change.path)), kept: kept.map((change) => change.path), handEdits: kept, target, baseline };
   }
 
   /**
@@ -170,7 +190,7 @@ export class SessionCheckpoints {
     const overwritten = options.overwriteHandEdits ? found.handEdits.filter((change) => change.status !== "A") : [];
     const handEdits = found.handEdits.filter((change) => !overwritten.includes(change));
     const plan: RewindPlan = { ...found, restore: [...found.restore, ...overwritten], kept: handEdits.map((change) => change.path), handEdits };
-    await this.repo.restore(plan.target.before, plan.restore.map((change) => change.path));
+    await this.trees.restore(plan.baseline, plan.restore);
     this.records = this.records.filter((item) => item.prompt < prompt);
     this.save();
     return plan;
@@ -178,21 +198,32 @@ export class SessionCheckpoints {
 
   private save(): void {
     mkdirSync(dirname(this.file), { recursive: true });
-    writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, checkpoints: this.records }, null, 2)}\n`);
+    writeFileAtomicSync(this.file, `${JSON.stringify({ version: 2, checkpoints: this.records }, null, 2)}\n`);
   }
 }
 
 function readRecords(file: string): CheckpointRecord[] {
   try {
     const stored = JSON.parse(readFileSync(file, "utf8")) as { checkpoints?: unknown };
-    return Array.isArray(stored.checkpoints) ? stored.checkpoints.filter(isRecord) : [];
+    return Array.isArray(stored.checkpoints) ? stored.checkpoints.flatMap((item) => toRecord(item) ?? []) : [];
   } catch {
     return [];
   }
 }
 
-function isRecord(value: unknown): value is CheckpointRecord {
-  if (typeof value !== "object" || value === null) return false;
+function isTrees(value: unknown): value is Trees {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((tree) => typeof tree === "string");
+}
+
+/** A stored record; format 1's single tree (a string) was the project's. */
+function toRecord(value: unknown): CheckpointRecord | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  return typeof record.prompt === "number" && typeof record.before === "string" && typeof record.at === "string";
+  if (typeof record.prompt !== "number" || typeof record.at !== "string") return undefined;
+  const trees = (field: unknown): Trees | undefined => (typeof field === "string" ? { [PROJECT_ROOT]: field } : isTrees(field) ? field : undefined);
+  const before = trees(record.before);
+  if (!before || before[PROJECT_ROOT] === undefined) return undefined;
+  const after = trees(record.after);
+  const { after: _after, ...rest } = record;
+  return { ...(rest as unknown as CheckpointRecord), before, ...(after ? { after } : {}) };
 }

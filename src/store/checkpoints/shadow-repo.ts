@@ -1,22 +1,24 @@
 /**
- * A project's checkpoints live in a git repository of clew's own (`<state>/checkpoints/<hash>/`),
- * whose work tree is the project: `git add -A` sees every change whatever made it (the file
+ * A working directory's checkpoints live in a git repository of clew's own (in clew's state
+ * folder), whose work tree is that directory: `git add -A` sees every change whatever made it (the file
  * tools, Bash, hooks, MCP tools, helpers) and honours the project's `.gitignore`. The user's own
  * `.git` — its index, stash, hooks and config — is never read or written: every command runs with
  * this repository's git dir and index, without the user's global or system configuration (whose
  * filters and helpers would run code), no hooks, no fsmonitor and no background maintenance.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SimpleGit } from "simple-git";
 import { gitEnvironment } from "../../util/git-environment.ts";
 
 export interface ShadowRepoOptions {
-  /** The project folder (the work tree). */
+  /** The working directory (the work tree). */
   workTree: string;
-  /** This project's git dir inside clew's state folder. */
+  /** This directory's git dir inside clew's state folder. */
   gitDir: string;
+  /** Folders inside the work tree checkpointed elsewhere (the project inside an added folder, clew's state), relative to it. */
+  exclude?: readonly string[];
   /** Where `git` is found. */
   path: string;
   /** Files larger than this are left out of a snapshot (and named), default 10 MiB. */
@@ -38,6 +40,8 @@ export interface TreeChange {
   path: string;
 }
 
+/** git's empty tree: a work tree that does not exist (a folder the agent deleted whole). */
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_NEW_FILES = 100_000;
 /** Changed paths given to `add` by name up to this many (an argument list stays well under the OS limit). */
@@ -73,14 +77,25 @@ export class ShadowRepo {
       GIT_AUTHOR_NAME: "clew", GIT_AUTHOR_EMAIL: "clew@localhost", GIT_COMMITTER_NAME: "clew", GIT_COMMITTER_EMAIL: "clew@localhost",
     });
     const { simpleGit } = await import("simple-git");
-    const git = simpleGit({ baseDir: workTree, config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
+    // Run from the git dir, which always exists: the work tree may have been deleted whole. Paths
+    // are then taken from the work tree's top, as they are from inside it.
+    const git = simpleGit({ baseDir: gitDir, config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
     if (fresh) {
       await git.raw(["init", "--quiet"]);
       // The shadow repository tracks files, not history: no reflogs, no per-user excludes.
       await writeFile(join(gitDir, "info", "exclude"), "", { flag: "a" });
     }
+    await this.excludeNested();
     this.git = git;
     return git;
+  }
+
+  /** The folders checkpointed elsewhere go into this repository's own exclude list, once. */
+  private async excludeNested(): Promise<void> {
+    const file = join(this.options.gitDir, "info", "exclude");
+    const listed = new Set(existsSync(file) ? readFileSync(file, "utf8").split("\n") : []);
+    const missing = (this.options.exclude ?? []).map((path) => `/${escapePattern(path)}/`).filter((line) => !listed.has(line));
+    if (missing.length > 0) await writeFile(file, missing.map((line) => `${line}\n`).join(""), { flag: "a" });
   }
 
   /**
@@ -89,6 +104,7 @@ export class ShadowRepo {
    * case before a prompt — `add`, the slowest step, is skipped.
    */
   async snapshot(): Promise<Snapshot> {
+    if (!existsSync(this.options.workTree)) return { tree: EMPTY_TREE, skipped: [] };
     const git = await this.client();
     const [untracked, dirty] = await Promise.all([git.raw(["ls-files", "--others", "--exclude-standard", "-z"]), git.raw(["diff-files", "--name-only", "-z"])]);
     const listed = untracked.split("\0").filter((path) => path !== "");
@@ -117,7 +133,7 @@ export class ShadowRepo {
         return false;
       }
     });
-    if (large.length > 0) await writeFile(join(this.options.gitDir, "info", "exclude"), large.map((path) => `/${path.replace(/([\\*?[\]!#])/g, "\\$1")}\n`).join(""), { flag: "a" });
+    if (large.length > 0) await writeFile(join(this.options.gitDir, "info", "exclude"), large.map((path) => `/${escapePattern(path)}\n`).join(""), { flag: "a" });
     return large;
   }
 
@@ -158,6 +174,7 @@ export class ShadowRepo {
   async restore(tree: string, paths: readonly string[]): Promise<void> {
     if (paths.length === 0) return;
     const git = await this.client();
+    await mkdir(this.options.workTree, { recursive: true });
     const inTree = new Set((await git.raw(["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths])).split("\0").filter(Boolean));
     const present = paths.filter((path) => inTree.has(path));
     const absent = paths.filter((path) => !inTree.has(path));
@@ -176,4 +193,9 @@ export class ShadowRepo {
     }
     if (present.length > 0) await git.raw(["checkout", tree, "--", ...present]);
   }
+}
+
+/** A path as an exclude pattern that matches just it. */
+function escapePattern(path: string): string {
+  return path.replace(/([\\*?[\]!#])/g, "\\$1");
 }

@@ -1,0 +1,131 @@
+/**
+ * The working directories a checkpoint covers: the project folder and each folder added with
+ * `--add-dir` or `permissions.additionalDirectories`, each in a shadow repository of its own. A
+ * checkpoint holds one tree per directory, keyed by its root: `.` for the project, the real path
+ * for any other. Paths reach the user as they can read them: relative to the project, absolute
+ * for a folder outside it.
+ */
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import type { ShadowRepo, TreeChange } from "./shadow-repo.ts";
+
+/** The root of the project folder in a checkpoint's trees. */
+export const PROJECT_ROOT = ".";
+
+/** A tree per working directory (root → tree). */
+export type Trees = Record<string, string>;
+
+/** A changed file of one working directory: `path` as the user reads it, `file` inside its root. */
+export interface DirChange extends TreeChange {
+  root: string;
+  file: string;
+}
+
+export interface TreesSnapshot {
+  trees: Trees;
+  /** Files left out for their size, as the user reads them. */
+  skipped: string[];
+  /** Added folders that could not be snapshot (root → why); the project's failure throws instead. */
+  failures: Map<string, string>;
+}
+
+/** Whether `path` is `dir` or inside it. */
+function within(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+function realDirectory(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The added folders that need a repository of their own: existing directories by real path, not
+ * inside the project (its repository covers them) nor inside another added folder, each once.
+ */
+export function outsideRoots(projectDir: string, dirs: readonly string[]): string[] {
+  const project = realDirectory(projectDir) ?? projectDir;
+  const reals = [...new Set(dirs.flatMap((dir) => realDirectory(dir) ?? []))].filter((dir) => !within(project, dir));
+  return reals.filter((dir) => !reals.some((other) => other !== dir && within(other, dir))).sort();
+}
+
+/** Folders inside `root` that are checkpointed elsewhere or hold clew's own state, relative to it. */
+export function nestedExclusions(root: string, others: readonly string[]): string[] {
+  return others.flatMap((dir) => {
+    const real = realDirectory(dir) ?? dir;
+    return real !== root && within(root, real) ? [relative(root, real).split(sep).join("/")] : [];
+  });
+}
+
+export class WorkTrees {
+  private readonly repos = new Map<string, ShadowRepo>();
+
+  /** `open(root)` makes the shadow repository of a root (`.` or a real path). */
+  constructor(private readonly open: (root: string) => ShadowRepo) {}
+
+  repo(root: string): ShadowRepo {
+    let repo = this.repos.get(root);
+    if (!repo) {
+      repo = this.open(root);
+      this.repos.set(root, repo);
+    }
+    return repo;
+  }
+
+  /** A file of `root` as the user reads it. */
+  display(root: string, file: string): string {
+    return root === PROJECT_ROOT ? file : join(root, file);
+  }
+
+  /** Every root's tree now, side by side. The project's failure throws; an added folder's is returned. */
+  async snapshot(roots: readonly string[]): Promise<TreesSnapshot> {
+    const all = [PROJECT_ROOT, ...roots.filter((root) => root !== PROJECT_ROOT)];
+    const settled = await Promise.allSettled(all.map((root) => this.repo(root).snapshot()));
+    const out: TreesSnapshot = { trees: {}, skipped: [], failures: new Map() };
+    settled.forEach((result, index) => {
+      const root = all[index] ?? PROJECT_ROOT;
+      if (result.status === "fulfilled") {
+        out.trees[root] = result.value.tree;
+        out.skipped.push(...result.value.skipped.map((file) => this.display(root, file)));
+      } else if (root === PROJECT_ROOT) {
+        throw result.reason;
+      } else {
+        out.failures.set(root, result.reason instanceof Error ? (result.reason.message.split("\n")[0] ?? "") : String(result.reason));
+      }
+    });
+    return out;
+  }
+
+  /** What differs from `from` to `to` in every root both hold. */
+  async changes(from: Trees, to: Trees): Promise<DirChange[]> {
+    const lists = await Promise.all(
+      shared(from, to).map(async (root) => (await this.repo(root).changes(from[root] ?? "", to[root] ?? "")).map((change): DirChange => ({ status: change.status, path: this.display(root, change.path), root, file: change.path }))),
+    );
+    return lists.flat();
+  }
+
+  /** Lines added and removed per changed file, in every root both hold. */
+  async lineChanges(from: Trees, to: Trees): Promise<Array<{ path: string; added: number; removed: number }>> {
+    const lists = await Promise.all(shared(from, to).map(async (root) => (await this.repo(root).lineChanges(from[root] ?? "", to[root] ?? "")).map((line) => ({ ...line, path: this.display(root, line.path) }))));
+    return lists.flat();
+  }
+
+  /** Puts each change's file back as it is in its root's tree of `trees`. */
+  async restore(trees: Trees, changes: readonly DirChange[]): Promise<void> {
+    const byRoot = new Map<string, string[]>();
+    for (const change of changes) byRoot.set(change.root, [...(byRoot.get(change.root) ?? []), change.file]);
+    for (const [root, files] of byRoot) {
+      const tree = trees[root];
+      if (tree !== undefined) await this.repo(root).restore(tree, files);
+    }
+  }
+}
+
+function shared(from: Trees, to: Trees): string[] {
+  return Object.keys(from).filter((root) => from[root] !== undefined && to[root] !== undefined && from[root] !== to[root]);
+}
