@@ -10,7 +10,7 @@
  */
 import { basename, join } from "node:path";
 import type { CheckpointRecord, SessionCheckpoints } from "../store/checkpoints/checkpoints.ts";
-import type { ShadowRepo } from "../store/checkpoints/shadow-repo.ts";
+import type { ShadowRepo, ShadowRepoOptions } from "../store/checkpoints/shadow-repo.ts";
 
 export interface CheckpointsInput {
   enabled: boolean;
@@ -19,6 +19,8 @@ export interface CheckpointsInput {
   stateDir: string;
   sessionId: string;
   path: string;
+  /** Each directory's snapshot limits (see ShadowRepoOptions); the defaults otherwise. */
+  limits?: Pick<ShadowRepoOptions, "maxFileBytes" | "maxNewFiles">;
   /** The working directories besides the project, as they are now (read before each prompt). */
   workingDirs?: () => readonly string[];
   /** `checkpointsPerSession`: how many a session keeps (newest first), default 100. */
@@ -53,8 +55,8 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
       const [{ ShadowRepo }, { SessionCheckpoints }, { WorkTrees, PROJECT_ROOT, nestedExclusions }] = await Promise.all([import("../store/checkpoints/shadow-repo.ts"), import("../store/checkpoints/checkpoints.ts"), import("../store/checkpoints/work-trees.ts")]);
       const open = (root: string): ShadowRepo =>
         root === PROJECT_ROOT
-          ? new ShadowRepo({ workTree: input.projectDir, gitDir: join(input.stateDir, "checkpoints.git"), path: input.path })
-          : new ShadowRepo({ workTree: root, gitDir: join(input.stateDir, "checkpoints", shadowName(root)), path: input.path, exclude: nestedExclusions(root, [input.projectDir, input.stateDir]) });
+          ? new ShadowRepo({ ...input.limits, workTree: input.projectDir, gitDir: join(input.stateDir, "checkpoints.git"), path: input.path })
+          : new ShadowRepo({ ...input.limits, workTree: root, gitDir: join(input.stateDir, "checkpoints", shadowName(root)), path: input.path, exclude: nestedExclusions(root, [input.projectDir, input.stateDir]) });
       return new SessionCheckpoints(new WorkTrees(open), join(input.stateDir, input.sessionId, "checkpoints.json"), input.keep);
     })();
     return loading;

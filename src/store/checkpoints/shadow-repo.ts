@@ -77,9 +77,10 @@ export class ShadowRepo {
       GIT_AUTHOR_NAME: "clew", GIT_AUTHOR_EMAIL: "clew@localhost", GIT_COMMITTER_NAME: "clew", GIT_COMMITTER_EMAIL: "clew@localhost",
     });
     const { simpleGit } = await import("simple-git");
-    // Run from the git dir, which always exists: the work tree may have been deleted whole. Paths
-    // are then taken from the work tree's top, as they are from inside it.
-    const git = simpleGit({ baseDir: gitDir, config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
+    // Run from `/`, which always exists (the work tree may have been deleted whole) and is never
+    // below the work tree's top (a git dir inside the work tree, e.g. clew's state in an added home
+    // folder, would make git see only what lies under it): paths are taken from the top.
+    const git = simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
     if (fresh) {
       await git.raw(["init", "--quiet"]);
       // The shadow repository tracks files, not history: no reflogs, no per-user excludes.
