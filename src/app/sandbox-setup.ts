@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { PermissionGate } from "../permissions/gate.ts";
-import type { SandboxConfig, SandboxPathEntry, SandboxView } from "../permissions/sandbox/types.ts";
+import type { SandboxBoundary, SandboxConfig, SandboxPathEntry, SandboxView } from "../permissions/sandbox/types.ts";
 import type { LoadedSettings, SandboxSettings } from "../settings/types.ts";
 import type { SandboxPort } from "../tools/types.ts";
 import { FatalError } from "../util/errors.ts";
@@ -108,7 +108,7 @@ export function sandboxConfig(loaded: LoadedSettings, cwd: string, configDir: st
 export async function setUpSandbox(context: SandboxContext & { gate: PermissionGate; report: (line: string) => void }): Promise<SandboxPort | undefined> {
   const config = sandboxConfig(context.settings, context.cwd, context.configDir);
   if (!config.enabled) return undefined;
-  const { runnerFor, sandboxStatus, workingDirs } = await import("./sandbox-status.ts");
+  const { boundaryDirs, runnerFor, sandboxStatus } = await import("./sandbox-status.ts");
   const status = sandboxStatus(context);
   if (!status.availability.available) {
     const { reason, fix } = status.availability;
@@ -120,35 +120,36 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
   }
   // A permission rule's glob is still enforced by the gate; only the sandbox's own lists are reported.
   for (const skipped of status.policy.skipped.filter((item) => item.rule === undefined)) context.report(`clew: sandbox.${skipped.list} entry "${skipped.entry}" is not applied: ${skipped.why}.`);
-  const dirs = workingDirs(context);
-  const runner = await runnerFor(status, context, dirs);
+  const dirs = boundaryDirs(context);
+  const runner = await runnerFor(status, context, dirs.workingDirs);
   const close = (): void => runner.close();
   process.once("exit", close);
   const view: SandboxView = { autoAllow: config.autoAllowBashIfSandboxed, allowUnsandboxed: config.allowUnsandboxedCommands, excludedCommands: config.excludedCommands };
   context.gate.useSandbox(view);
-  const [{ protectedPaths }, { decideSandboxFor }, { describeBlocked, findBlocked }] = await Promise.all([
-    import("../permissions/sandbox/policy.ts"),
+  const [{ worktreeBoundary }, { decideSandboxFor }, { describeBlocked, findBlocked }] = await Promise.all([
+    import("../permissions/sandbox/boundary.ts"),
     import("../permissions/sandbox-rules.ts"),
     import("../permissions/sandbox/violations.ts"),
   ]);
-  const shielded = protectedPaths(status.policy, dirs);
-  return {
-    close() {
-      process.off("exit", close);
-      runner.close();
-    },
+  // One runner (proxy, network, /tmp) for the session; each port runs its commands under its own boundary.
+  const portFor = (boundary: SandboxBoundary, shutDown: () => void): SandboxPort => ({
+    close: shutDown,
     async prepare(request) {
       const decision = await decideSandboxFor(view, request.dangerouslyDisableSandbox ? { dangerouslyDisableSandbox: true } : {}, request.command);
       if (!decision.sandboxed) return { sandboxed: false, why: decision.why };
       const seq = runner.refusalSeq;
-      const launch = await runner.launch(request.cwd);
+      const launch = await runner.launch(request.cwd, boundary);
       return {
         sandboxed: true,
         launch,
         // A refused connection is news even when the command carried on; error messages only when it failed.
-        explain: (output) => describeBlocked(findBlocked(output.exitCode === 0 ? "" : `${output.stdout}\n${output.stderr}`, request.cwd, status.policy, shielded, runner.refusalsAfter(seq), existsSync), config.allowUnsandboxedCommands),
+        explain: (output) => describeBlocked(findBlocked(output.exitCode === 0 ? "" : `${output.stdout}\n${output.stderr}`, request.cwd, boundary, runner.refusalsAfter(seq), existsSync), config.allowUnsandboxedCommands),
       };
     },
-  };
+    forWorktree: (path) => portFor(worktreeBoundary(config, dirs, path), () => undefined),
+  });
+  return portFor(status.boundary, () => {
+    process.off("exit", close);
+    runner.close();
+  });
 }
-

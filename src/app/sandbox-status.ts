@@ -3,19 +3,21 @@
  * the sandbox can start here. Loaded only when the sandbox is enabled, or by `/sandbox` and
  * `clew doctor` — a session with the sandbox off never pays for it.
  */
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { findLinuxTools, probeSandbox } from "../permissions/sandbox/detect.ts";
-import { buildPolicy } from "../permissions/sandbox/policy.ts";
+import { sessionBoundary, type BoundaryDirs } from "../permissions/sandbox/boundary.ts";
 import type { Refusal } from "../permissions/sandbox/proxy.ts";
-import type { SandboxAvailability, SandboxConfig, SandboxLaunch, SandboxPolicy } from "../permissions/sandbox/types.ts";
+import type { SandboxAvailability, SandboxBoundary, SandboxConfig, SandboxLaunch, SandboxPolicy } from "../permissions/sandbox/types.ts";
 import type { SandboxSettings } from "../settings/types.ts";
 import { sandboxConfig, type SandboxContext } from "./sandbox-setup.ts";
 
 /** Everything `/sandbox` and `clew doctor` show. */
 export interface SandboxStatus {
   config: SandboxConfig;
+  /** The session's boundary; `policy` is its policy. */
+  boundary: SandboxBoundary;
   policy: SandboxPolicy;
   availability: SandboxAvailability;
   /** One line: on and working, off, or on but unavailable (and what happens instead). */
@@ -30,13 +32,28 @@ function realpath(path: string): string | undefined {
   }
 }
 
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The project first, then the additional working directories. */
 export function workingDirs(context: SandboxContext): string[] {
   return [context.cwd, ...context.settings.settings.permissions.additionalDirectories.map((dir) => resolve(context.cwd, dir))];
 }
 
+/** What boundary.ts reads the directories through: the real file system. */
+export function boundaryDirs(context: SandboxContext): BoundaryDirs {
+  return { workingDirs: workingDirs(context), homeDir: context.homeDir, realpath, readText };
+}
+
 export function sandboxStatus(context: SandboxContext): SandboxStatus {
   const config = sandboxConfig(context.settings, context.cwd, context.configDir);
-  const policy = buildPolicy(config, { workingDirs: workingDirs(context), homeDir: context.homeDir, realpath });
+  const boundary = sessionBoundary(config, boundaryDirs(context));
+  const policy = boundary.policy;
   const sandbox = (context.settings.settings.sandbox ?? {}) as SandboxSettings;
   const availability = probeSandbox({
     platform: context.platform ?? process.platform,
@@ -49,17 +66,17 @@ export function sandboxStatus(context: SandboxContext): SandboxStatus {
     : availability.available
       ? `on: Bash commands run in the OS sandbox (${availability.tool})${config.autoAllowBashIfSandboxed ? " without asking" : ", with the usual approvals"}`
       : `enabled but unavailable: ${availability.reason} (${availability.fix}); Bash commands run unsandboxed and ask for approval as usual`;
-  return { config, policy, availability, summary };
+  return { config, boundary, policy, availability, summary };
 }
 
 export interface Runner {
   readonly refusalSeq: number;
   refusalsAfter(seq: number): Refusal[];
-  launch(cwd: string): Promise<SandboxLaunch>;
+  launch(cwd: string, boundary?: SandboxBoundary): Promise<SandboxLaunch>;
   close(): void;
 }
 
-export async function runnerFor(status: SandboxStatus, context: SandboxContext, dirs: string[]): Promise<Runner> {
+export async function runnerFor(status: SandboxStatus, context: SandboxContext, dirs: readonly string[]): Promise<Runner> {
   const availability = status.availability as Extract<SandboxAvailability, { available: true }>;
   if (availability.platform === "darwin") {
     const { DarwinSandbox } = await import("../permissions/sandbox/darwin.ts");

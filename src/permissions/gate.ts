@@ -24,7 +24,21 @@ export interface GateOptions {
   onAutoDeny?: (request: PermissionRequest, reason: string) => Promise<string | undefined>;
 }
 
-export interface PermissionGate extends Gate {
+/**
+ * A call as a helper agent makes it: where its shell is now (a helper keeps its own `cd`, and one
+ * in a worktree starts there), so relative paths in its commands resolve where they will run.
+ */
+export interface ScopedRequest extends PermissionRequest {
+  shellCwd?: string;
+}
+
+/** What a helper agent's calls go through: the session's gate. */
+export interface ScopedGate {
+  check(request: ScopedRequest): Promise<PermissionDecision>;
+}
+
+export interface PermissionGate extends Gate, ScopedGate {
+  check(request: ScopedRequest): Promise<PermissionDecision>;
   /** Rules granted for the rest of this session, as written. */
   sessionGrants(): string[];
   /** Adds session grants; returns warnings for any that could not be read. */
@@ -56,14 +70,14 @@ export function createGate(options: GateOptions): PermissionGate {
   let turnGranted: RuleSet = compileRules([]);
   let sandbox: SandboxView | undefined;
   /**
-   * Sandbox auto-allow only where the command will run through the session's sandbox port: the
-   * main conversation's Bash calls. Not for `peek` (a skill's `!cmd` runs as a plain child), nor
-   * for helper agents, whose tool sessions do not carry the sandbox (and whose worktrees it would
-   * not make writable) — those ask as usual.
+   * Sandbox auto-allow only where the command will run through a sandbox port: the Bash calls of
+   * the main conversation and of helper agents (whose tool sessions carry the session's sandbox,
+   * or one narrowed to their worktree). Not for `peek`: a skill's `!cmd` runs as a plain child.
    */
-  const contextNow = (request?: PermissionRequest): PermissionContext => {
+  const contextNow = (request?: ScopedRequest): PermissionContext => {
     const context = resolveValue(options.context);
-    return sandbox && request !== undefined && request.agent === undefined ? { ...context, sandbox } : context;
+    const here = request?.shellCwd !== undefined ? { ...context, shellCwd: request.shellCwd } : context;
+    return sandbox && request !== undefined ? { ...here, sandbox } : here;
   };
 
   const compile = (texts: readonly string[]): RuleSet => {
@@ -102,8 +116,10 @@ export function createGate(options: GateOptions): PermissionGate {
     return evaluation.behavior === "ask" ? toDecision({ ...evaluation, behavior: "deny" }) : toDecision(evaluation);
   };
 
-  const check = async (request: PermissionRequest): Promise<PermissionDecision> => {
-    const shared = contextNow(request);
+  const check = async (scoped: ScopedRequest): Promise<PermissionDecision> => {
+    const shared = contextNow(scoped);
+    // Hooks, prompts and observers get the request as every other caller makes it.
+    const { shellCwd: _where, ...request } = scoped;
     const context = request.mode ? { ...shared, mode: request.mode } : shared;
     const rules = rulesNow();
     const call: PermissionCall = { toolName: request.toolName, access: request.access, input: request.input, subject: request.subject };

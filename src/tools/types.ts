@@ -119,6 +119,12 @@ export interface SandboxPort {
   prepare(request: SandboxRequest): Promise<SandboxPlan>;
   /** Stops the proxy and the network forwarder and removes the session's sandbox folder (also done at exit). */
   close(): void;
+  /**
+   * The same sandbox for a helper agent in its own git worktree (`isolation: worktree`): that
+   * worktree, and what a commit there writes in the repository's `.git`, are writable instead of
+   * the project, which stays readable. It shares the session's sandbox; closing it does nothing.
+   */
+  forWorktree(path: string): SandboxPort;
 }
 
 export interface SideModelRequest {

@@ -13,11 +13,12 @@ import { ToolExecutor } from "../../loop/execute.ts";
 import { runLoop, type LoopDeps, type LoopState } from "../../loop/loop.ts";
 import { addUsage, type ContentBlockParam, type MessageParam, type StreamFn } from "../../model/types.ts";
 import { systemNote } from "../../util/system-note.ts";
+import type { ScopedGate } from "../../permissions/gate.ts";
 import type { Gate, PermissionMode } from "../../permissions/types.ts";
 import { TranscriptWriter } from "../../store/transcript.ts";
 import { FileTracker } from "../../tools/shared/file-tracker.ts";
 import { ShellJobRegistry } from "../../tools/shared/shell-jobs.ts";
-import type { AgentPort, AnyTool, ToolSession } from "../../tools/types.ts";
+import type { AgentPort, AnyTool, SandboxPort, ToolSession } from "../../tools/types.ts";
 import { createRecorder } from "../recorder.ts";
 import { toApiTool } from "../tool-set.ts";
 
@@ -33,6 +34,8 @@ export interface ChildSetup {
   tools: readonly AnyTool[];
   /** The helper's working directory: the session's, or its worktree. */
   cwd: string;
+  /** Set when `cwd` is the helper's own git worktree: its Bash commands may write there instead of the project. */
+  worktree?: string;
   mode: PermissionMode | undefined;
   maxTurns: number | undefined;
   firstMessage: ContentBlockParam[];
@@ -47,7 +50,7 @@ export interface ChildSetup {
 
 export interface ChildServices {
   stream: StreamFn;
-  gate: Gate;
+  gate: ScopedGate;
   hooks: HookRunner | undefined;
   parentSession: ToolSession;
   facts: { platform: string; shell: string; isGitRepo: boolean };
@@ -87,8 +90,19 @@ function helperHooks(hooks: HookRunner, ids: { agent_id: string; agent_type: str
   };
 }
 
+/**
+ * The session's sandbox, for the helper's Bash: as it is, or narrowed to the helper's worktree
+ * (writable there, not in the project). Never none where the session has one — the gate
+ * auto-allows a helper's sandboxed commands just as the main conversation's.
+ */
+function helperSandbox(parent: ToolSession, worktree: string | undefined): SandboxPort | undefined {
+  if (!parent.sandbox) return undefined;
+  return worktree === undefined ? parent.sandbox : parent.sandbox.forWorktree(worktree);
+}
+
 export function createChild(setup: ChildSetup, services: ChildServices): Child {
   const parent = services.parentSession;
+  const sandbox = helperSandbox(parent, setup.worktree);
   const toolSession: ToolSession = {
     projectDir: setup.cwd,
     cwd: setup.cwd,
@@ -103,9 +117,10 @@ export function createChild(setup: ChildSetup, services: ChildServices): Child {
     ...(parent.skills ? { skills: parent.skills } : {}),
     ...(setup.agents ? { agents: setup.agents } : {}),
     ...(parent.sideModel ? { sideModel: parent.sideModel } : {}),
+    ...(sandbox ? { sandbox } : {}),
   };
   const label = `${setup.agentType}: ${setup.description}`;
-  const gate: Gate = { check: (request) => services.gate.check({ ...request, agent: label, ...(setup.mode ? { mode: setup.mode } : {}) }) };
+  const gate: Gate = { check: (request) => services.gate.check({ ...request, agent: label, ...(setup.mode ? { mode: setup.mode } : {}), shellCwd: toolSession.cwd }) };
   const transcriptPath = services.transcriptDir ? join(services.transcriptDir, `agent-${setup.agentId}.jsonl`) : undefined;
   const hooks = services.hooks ? helperHooks(services.hooks, { agent_id: setup.agentId, agent_type: setup.agentType }, transcriptPath ?? "") : undefined;
   const executor = new ToolExecutor({

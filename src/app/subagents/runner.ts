@@ -8,7 +8,8 @@ import type { HookRunner } from "../../hooks/outcomes.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../../loop/events.ts";
 import { modelInfo } from "../../model/models.ts";
 import { addUsage, zeroUsage, type ContentBlockParam, type StreamFn, type TokenUsage } from "../../model/types.ts";
-import type { Gate, PermissionMode } from "../../permissions/types.ts";
+import type { ScopedGate } from "../../permissions/gate.ts";
+import type { PermissionMode } from "../../permissions/types.ts";
 import type { AgentCallInput, AgentPort, AnyTool, ToolContext, ToolOutput, ToolSession } from "../../tools/types.ts";
 import { ToolError } from "../../util/errors.ts";
 import { systemNote } from "../../util/system-note.ts";
@@ -28,7 +29,7 @@ export interface SubagentOptions {
   forcedModel: string | undefined;
   /** The session's tools (after deny rules), helpers choose from these. */
   tools: () => readonly AnyTool[];
-  gate: Gate;
+  gate: ScopedGate;
   parentMode: () => PermissionMode;
   hooks: () => HookRunner | undefined;
   /** Starts the inline MCP servers of a type for one helper (stopped when it finishes). */
@@ -141,6 +142,7 @@ export class SubagentRunner implements AgentPort {
         agentId, agentType: type.name, description: input.description, parentToolUseId: ctx.toolUseId, background: inBackground,
         systemPrompt: prompt.text, model, maxTokens: modelInfo(model).maxOutputTokens, tools: chosen.tools,
         cwd: worktree?.path ?? this.options.parentSession.projectDir,
+        ...(worktree ? { worktree: worktree.path } : {}),
         mode: this.modeFor(type), maxTurns: type.maxTurns ?? this.options.maxTurns, firstMessage,
         agents: nested,
         ...(nested ? { helpersInBackground: { notices, running: () => nested.runningInBackground, next: () => nested.nextBackgroundCompletion() } } : {}),

@@ -4,7 +4,8 @@
  * mount covers what an earlier one put at or under its path:
  *
  * 1. the whole file system read-only, a fresh /dev and /proc;
- * 2. the session's private /tmp (a directory of clew's, so it survives between commands);
+ * 2. the session's private /tmp (a directory of clew's, so it survives between commands), then
+ *    the directories shown read-only though not writable (a worktree helper's project);
  * 3. the writable directories, then the protected paths inside them and `denyWrite` read-only;
  * 4. `denyRead` masked: a directory by an unreadable empty directory (or, when `allowRead`
  *    re-opens something inside it, an empty tmpfs), a file by an unreadable empty file;
@@ -28,8 +29,10 @@ export interface BwrapLayout {
   deniedFile: string;
   deniedDir: string;
   cwd: string;
-  /** Paths inside writable directories that stay read-only (policy.ts `protectedPaths`). */
+  /** Paths inside writable directories that stay read-only (boundary.ts). */
   protectedPaths: readonly string[];
+  /** Directories mounted read-only before the writable ones (types.ts `SandboxBoundary.readOnlyDirs`). */
+  readOnlyDirs?: readonly string[];
   isRoot: boolean;
   /** Unshare the network here (no shared namespace to join): loopback only, no proxy. */
   unshareNet: boolean;
@@ -41,6 +44,7 @@ export function bwrapArgs(policy: SandboxPolicy, layout: BwrapLayout): string[] 
   if (layout.unshareNet) args.push("--unshare-net");
   if (layout.isRoot) args.push("--cap-drop", "ALL");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", `${layout.sessionDir}/tmp`, "/tmp");
+  for (const dir of layout.readOnlyDirs ?? []) if (layout.kindOf(dir) !== undefined) args.push("--ro-bind", dir, dir);
   for (const dir of policy.writable) if (layout.kindOf(dir) !== undefined) args.push("--bind", dir, dir);
   const readOnly = [...layout.protectedPaths, ...policy.denyWrite].filter((path) => layout.kindOf(path) !== undefined);
   for (const path of new Set(readOnly)) args.push("--ro-bind", path, path);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { protectedPaths } from "./policy.ts";
 import { startFilteringProxy, type FilteringProxy, type Refusal } from "./proxy.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
-import type { SandboxLaunch, SandboxPolicy } from "./types.ts";
+import type { SandboxBoundary, SandboxLaunch, SandboxPolicy } from "./types.ts";
 
 export interface DarwinSandboxOptions {
   policy: SandboxPolicy;
@@ -39,12 +39,15 @@ export class DarwinSandbox {
     return (this.proxy?.refusals ?? []).filter((refusal) => refusal.seq > seq);
   }
 
-  async launch(_cwd: string): Promise<SandboxLaunch> {
+  /** Under `boundary` (a helper's in its worktree; by default the session's); reads are open everywhere, so `readOnlyDirs` needs nothing here. */
+  async launch(_cwd: string, boundary?: SandboxBoundary): Promise<SandboxLaunch> {
     // /tmp is a symlink to /private/tmp on macOS; Seatbelt matches the real path.
     this.dir ??= realpathSync(mkdtempSync(join(this.options.tmpRoot, "clew-sandbox-")));
     this.proxy ??= startFilteringProxy({ hostname: "127.0.0.1", port: 0 }, () => this.options.policy.network);
     const port = this.proxy.port ?? 0;
-    const profile = seatbeltProfile(this.options.policy, { tmpDir: this.dir, proxyPort: port, protectedPaths: protectedPaths(this.options.policy, this.options.workingDirs), isDir });
+    const policy = boundary?.policy ?? this.options.policy;
+    const shielded = boundary?.protectedPaths ?? protectedPaths(this.options.policy, this.options.workingDirs);
+    const profile = seatbeltProfile(policy, { tmpDir: this.dir, proxyPort: port, protectedPaths: shielded, isDir });
     const proxyUrl = `http://127.0.0.1:${port}`;
     const dir = this.dir;
     return {

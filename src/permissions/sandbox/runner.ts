@@ -16,7 +16,7 @@ import { bwrapArgs, type PathKind } from "./bwrap.ts";
 import { FORWARDER_SOURCE } from "./forwarder.ts";
 import { protectedPaths } from "./policy.ts";
 import { startFilteringProxy, type FilteringProxy, type Refusal } from "./proxy.ts";
-import type { SandboxLaunch, SandboxPolicy } from "./types.ts";
+import type { SandboxBoundary, SandboxLaunch, SandboxPolicy } from "./types.ts";
 
 /** Where the forwarder listens inside the namespace; the namespace is private, so a fixed port cannot clash. */
 export const FORWARD_PORT = 3128;
@@ -25,6 +25,7 @@ const READY_TIMEOUT_MS = 15_000;
 const INSIDE_PROXY_DIR = "/tmp/.clew-proxy";
 
 export interface LinuxSandboxOptions {
+  /** The session's policy: its network lists serve every command; its paths, those launched without a boundary of their own. */
   policy: SandboxPolicy;
   workingDirs: readonly string[];
   bwrap: string;
@@ -165,8 +166,11 @@ export class LinuxSandbox {
     return ready;
   }
 
-  /** How to start one command in `cwd` inside the sandbox. */
-  async launch(cwd: string): Promise<SandboxLaunch> {
+  /**
+   * How to start one command in `cwd` inside the sandbox, under `boundary` (a helper's in its
+   * worktree; by default the session's). Every boundary shares the session's /tmp, proxy and network.
+   */
+  async launch(cwd: string, boundary?: SandboxBoundary): Promise<SandboxLaunch> {
     const dir = this.sessionDir();
     const nsenter = this.options.isRoot ? this.options.nsenter : undefined;
     const perCommand = nsenter === undefined;
@@ -176,14 +180,16 @@ export class LinuxSandbox {
       const holder = await this.holder;
       joinNetwork = [nsenter, `--net=${holder.netns}`, "--"];
     }
-    const args = bwrapArgs(this.options.policy, {
+    const rules = boundary ?? { policy: this.options.policy, protectedPaths: protectedPaths(this.options.policy, this.options.workingDirs), readOnlyDirs: [] };
+    const args = bwrapArgs(rules.policy, {
       bwrap: this.options.bwrap,
       ...(joinNetwork ? { joinNetwork } : {}),
       sessionDir: dir,
       deniedFile: join(dir, "denied-file"),
       deniedDir: join(dir, "denied-dir"),
       cwd,
-      protectedPaths: protectedPaths(this.options.policy, this.options.workingDirs),
+      protectedPaths: rules.protectedPaths,
+      readOnlyDirs: rules.readOnlyDirs,
       isRoot: this.options.isRoot,
       unshareNet: perCommand,
       kindOf,

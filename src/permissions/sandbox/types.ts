@@ -52,6 +52,22 @@ export interface SandboxPolicy {
 }
 
 /**
+ * The rules one command runs under: the session's, or those of a helper agent working in its own
+ * git worktree (that worktree writable instead of the project). The network and the denied paths
+ * are the session's either way.
+ */
+export interface SandboxBoundary {
+  policy: SandboxPolicy;
+  /** Read-only even inside a writable directory: policy.ts `protectedPaths`, and a linked worktree's links to its repository. */
+  protectedPaths: readonly string[];
+  /**
+   * Directories shown read-only before the writable ones are mounted: the project, for a helper in
+   * a worktree inside it (a project under /tmp would otherwise vanish behind the private /tmp).
+   */
+  readOnlyDirs: readonly string[];
+}
+
+/**
  * How a command is started inside the sandbox (structurally the `ShellLaunch` of
  * tools/shared/shell.ts).
  */

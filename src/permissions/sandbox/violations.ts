@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import { isInside } from "../path-rules.ts";
 import type { Refusal } from "./proxy.ts";
-import type { SandboxPolicy } from "./types.ts";
+import type { SandboxBoundary } from "./types.ts";
 
 export interface Blocked {
   kind: "write" | "read" | "network";
@@ -34,13 +34,15 @@ function candidates(line: string, cwd: string): string[] {
  * The command's /tmp is the session's own: a path in the host's /tmp outside the working
  * directories is simply not there. Reported when its folder exists outside.
  */
-function hostTmp(path: string, policy: SandboxPolicy, existsOutside: (path: string) => boolean): Blocked | undefined {
-  if (!isInside(path, "/tmp") || path === "/tmp" || policy.writable.some((dir) => isInside(path, dir))) return undefined;
+function hostTmp(path: string, boundary: SandboxBoundary, existsOutside: (path: string) => boolean): Blocked | undefined {
+  const visible = [...boundary.policy.writable, ...boundary.readOnlyDirs];
+  if (!isInside(path, "/tmp") || path === "/tmp" || visible.some((dir) => isInside(path, dir))) return undefined;
   if (!existsOutside(dirname(path)) || dirname(path) === "/tmp") return undefined;
   return { kind: "write", target: path, why: "it is in the host's /tmp, and a sandboxed command's /tmp is private to the session (its own empty folder)" };
 }
 
-function classify(path: string, readOnlyError: boolean, policy: SandboxPolicy, protectedPaths: readonly string[]): Blocked | undefined {
+function classify(path: string, readOnlyError: boolean, boundary: SandboxBoundary): Blocked | undefined {
+  const { policy, protectedPaths } = boundary;
   if (policy.denyRead.some((denied) => isInside(path, denied)) && !policy.allowRead.some((allowed) => isInside(path, allowed))) {
     return { kind: "read", target: path, why: "it is in sandbox.filesystem.denyRead" };
   }
@@ -49,7 +51,11 @@ function classify(path: string, readOnlyError: boolean, policy: SandboxPolicy, p
   if (denied) return { kind: "write", target: path, why: "it is in sandbox.filesystem.denyWrite" };
   const shielded = protectedPaths.find((entry) => isInside(path, entry));
   if (shielded) return { kind: "write", target: path, why: "it is agent, editor or git configuration, which stays read-only inside the sandbox" };
-  if (!policy.writable.some((dir) => isInside(path, dir)) && !isInside(path, "/tmp")) {
+  const writable = policy.writable.some((dir) => isInside(path, dir));
+  if (!writable && boundary.readOnlyDirs.some((dir) => isInside(path, dir))) {
+    return { kind: "write", target: path, why: "it is outside this helper's own git worktree (isolation: worktree), the only copy of the project its commands may write" };
+  }
+  if (!writable && !isInside(path, "/tmp")) {
     return { kind: "write", target: path, why: "it is outside the directories sandboxed commands may write (the working directories and sandbox.filesystem.allowWrite)" };
   }
   return undefined;
@@ -58,8 +64,7 @@ function classify(path: string, readOnlyError: boolean, policy: SandboxPolicy, p
 export function findBlocked(
   output: string,
   cwd: string,
-  policy: SandboxPolicy,
-  protectedPaths: readonly string[],
+  boundary: SandboxBoundary,
   refusals: readonly Refusal[],
   existsOutside: (path: string) => boolean = () => false,
 ): Blocked[] {
@@ -72,8 +77,8 @@ export function findBlocked(
     for (const path of candidates(line.slice(0, error.index), cwd).reverse()) {
       const blocked =
         error[1] === "No such file or directory"
-          ? hostTmp(path, policy, existsOutside)
-          : classify(path, error[1] === "Read-only file system" || error[1] === "Permission denied", policy, protectedPaths);
+          ? hostTmp(path, boundary, existsOutside)
+          : classify(path, error[1] === "Read-only file system" || error[1] === "Permission denied", boundary);
       if (blocked && !seen.has(`${blocked.kind}:${blocked.target}`)) {
         seen.add(`${blocked.kind}:${blocked.target}`);
         found.push(blocked);

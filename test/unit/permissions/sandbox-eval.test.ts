@@ -77,16 +77,36 @@ describe("sandbox auto-allow", () => {
 });
 
 describe("the gate's sandbox", () => {
-  test("only the main conversation's Bash calls are auto-allowed: not a helper's, not a peek (a skill's !cmd runs unsandboxed)", async () => {
+  test("helpers' Bash calls are auto-allowed like the main conversation's; not in a helper's plan mode, not a peek (a skill's !cmd runs unsandboxed)", async () => {
     const { createGate } = await import("../../../src/permissions/gate.ts");
-    const gate = createGate({ rules: rulesFor({}, project.cwd), context: contextFor(project) });
+    const gate = createGate({ rules: rulesFor({ deny: ["Bash(rm *)"] }, project.cwd), context: contextFor(project) });
     const request = { toolName: "Bash", access: "exec" as const, subject: "make", input: { command: "make" }, toolUseId: "t1" };
+    const helper = { ...request, agent: "general-purpose: build it", shellCwd: project.cwd };
     expect((await gate.check(request)).behavior).toBe("deny");
+    expect((await gate.check(helper)).behavior).toBe("deny");
     gate.useSandbox(VIEW);
     expect(await gate.check(request)).toEqual({ behavior: "allow" });
-    expect((await gate.check({ ...request, agent: "Explore: look around" })).behavior).toBe("deny");
+    expect(await gate.check(helper)).toEqual({ behavior: "allow" });
+    expect((await gate.check({ ...helper, agent: "Explore: look around", mode: "plan" })).behavior).toBe("deny");
+    const removal = { ...helper, subject: "rm -f build.log", input: { command: "rm -f build.log" } };
+    expect(await gate.check(removal)).toMatchObject({ behavior: "deny", rule: "Bash(rm *)" });
+    expect((await gate.check({ ...helper, subject: "docker ps", input: { command: "docker ps" } })).behavior).toBe("deny");
     expect((await gate.peek(request)).behavior).toBe("deny");
     gate.useSandbox(undefined);
     expect((await gate.check(request)).behavior).toBe("deny");
+    expect((await gate.check(helper)).behavior).toBe("deny");
+  });
+
+  test("a helper's relative paths resolve in its own shell's directory, so path deny rules hit where its command writes", async () => {
+    const { createGate } = await import("../../../src/permissions/gate.ts");
+    const sub = join(project.cwd, "sub");
+    mkdirSync(sub, { recursive: true });
+    const gate = createGate({ rules: rulesFor({ deny: ["Edit(./secret/**)"] }, project.cwd), context: contextFor(project) });
+    gate.useSandbox(VIEW);
+    const write = { toolName: "Bash", access: "exec" as const, subject: "echo x > ../secret/a", input: { command: "echo x > ../secret/a" }, toolUseId: "t2", agent: "general-purpose: tidy" };
+    // From sub/, ../secret/a is the project's secret/a: the deny rule decides.
+    expect(await gate.check({ ...write, shellCwd: sub })).toMatchObject({ behavior: "deny", rule: "Edit(./secret/**)" });
+    // From the project itself it is a path outside, which the sandbox contains.
+    expect(await gate.check({ ...write, shellCwd: project.cwd })).toEqual({ behavior: "allow" });
   });
 });

@@ -23,7 +23,7 @@ describe("blocked paths and hosts", () => {
       "cat: missing.txt: No such file or directory",
       "bash: ./script.sh: Permission denied",
     ].join("\n");
-    expect(findBlocked(output, "/repo", policy, ["/repo/.git/hooks"], [])).toEqual([
+    expect(findBlocked(output, "/repo", { policy, protectedPaths: ["/repo/.git/hooks"], readOnlyDirs: [] }, [])).toEqual([
       { kind: "write", target: "/home/u/outside", why: "it is outside the directories sandboxed commands may write (the working directories and sandbox.filesystem.allowWrite)" },
       { kind: "write", target: "/repo/locked.txt", why: "it is in sandbox.filesystem.denyWrite" },
       { kind: "write", target: "/repo/.git/hooks/pre-commit", why: "it is agent, editor or git configuration, which stays read-only inside the sandbox" },
@@ -37,7 +37,7 @@ describe("blocked paths and hosts", () => {
       { host: "evil.test", port: 443, why: "it is not in sandbox.network.allowedDomains", seq: 3 },
       { host: "evil.test", port: 443, why: "it is not in sandbox.network.allowedDomains", seq: 4 },
     ];
-    expect(findBlocked(output, "/repo", policy, [], refusals, (path) => path === "/tmp/shared")).toEqual([
+    expect(findBlocked(output, "/repo", { policy, protectedPaths: [], readOnlyDirs: [] }, refusals, (path) => path === "/tmp/shared")).toEqual([
       { kind: "write", target: "/tmp/shared/out.txt", why: "it is in the host's /tmp, and a sandboxed command's /tmp is private to the session (its own empty folder)" },
       { kind: "network", target: "evil.test:443", why: "it is not in sandbox.network.allowedDomains" },
     ]);
