@@ -40,8 +40,10 @@ export interface CheckpointPort {
   afterTurn(prompt: number): Promise<void>;
   /** Loaded on first use (rewind, the list of prompts). */
   load(): Promise<SessionCheckpoints>;
-  /** Resolves once every snapshot asked for so far is taken (they run one at a time, in order). */
+  /** Resolves once every snapshot asked for so far is taken (they run one at a time, in order), tracked work included. */
   settled(): Promise<void>;
+  /** Work that will ask for snapshots once something else is done (a turn's end behind its record): `settled()` waits for it too. */
+  track<T>(work: Promise<T>): Promise<T>;
   /** Why checkpoints stopped in this session, once one failed. */
   readonly failure: string | undefined;
 }
@@ -78,6 +80,7 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     queue = run;
     return run;
   };
+  const tracked = new Set<Promise<unknown>>();
   // An added folder that cannot be snapshot (too many files, unreadable) is said once and left out; the others go on.
   const leftOut = new Set<string>();
   const snapshot = async (checkpoints: SessionCheckpoints, prompt: number): Promise<number> => {
@@ -107,7 +110,17 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     },
     load,
     settled: async () => {
-      await queue;
+      // Tracked work may queue more as it goes: wait until nothing is left of either.
+      for (let seen: Promise<unknown> | undefined; seen !== queue || tracked.size > 0; ) {
+        seen = queue;
+        await Promise.allSettled([queue, ...tracked]);
+      }
+    },
+    track: (work) => {
+      tracked.add(work);
+      const untrack = () => tracked.delete(work);
+      work.then(untrack, untrack);
+      return work;
     },
     get failure() {
       return failure;

@@ -109,10 +109,13 @@ export class PromptCheckpoint {
   finish(): Promise<void> {
     const port = this.port;
     if (!port || !this.describe) return Promise.resolve();
-    return this.recording()
-      .catch(() => undefined)
-      .then(async () => {
-        if (this.taken !== undefined) await port.afterTurn(this.taken);
-      });
+    // Tracked, so that whoever waits for the port's snapshots (the list of prompts) waits for this one too.
+    return port.track(
+      this.recording()
+        .catch(() => undefined)
+        .then(async () => {
+          if (this.taken !== undefined) await port.afterTurn(this.taken);
+        }),
+    );
   }
 }

@@ -1,0 +1,89 @@
+// `/rewind` in a real terminal for a session started with `--add-dir OTHER`: the list counts the
+// changes in both folders, the question about hand edits names OTHER's file by its absolute path,
+// and restoring code and conversation puts back the project's file and the one Bash removed in
+// OTHER while the hand-edited one is kept; OTHER's own .git is untouched.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { reply } from "../fake-anthropic/index.ts";
+import { waitFor } from "../helpers/scenario.ts";
+import { hasTmux, terminalHarness, type TmuxTerminal } from "../helpers/tmux.ts";
+import { tempDirectory } from "../helpers/clew-process.ts";
+
+const { fake, open, workspace } = terminalHarness();
+
+function git(cwd: string, ...args: string[]): string {
+  const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
+  return run.stdout.toString();
+}
+
+function digest(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (path: string) => {
+    for (const name of readdirSync(path)) {
+      const full = join(path, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out[relative(dir, full)] = Bun.hash(readFileSync(full)).toString(36);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Waits until the session has recorded the end of turn `prompt` (hand edits before that would count as the agent's). */
+async function turnRecorded(configDir: string, prompt: number): Promise<void> {
+  await waitFor(() => {
+    const found = [...new Bun.Glob("*/*/checkpoints.json").scanSync(join(configDir, "projects"))];
+    const records = found.flatMap((path) => (JSON.parse(readFileSync(join(configDir, "projects", path), "utf8")) as { checkpoints: Array<{ prompt: number; after?: unknown }> }).checkpoints);
+    return records.some((record) => record.prompt === prompt && record.after !== undefined) || undefined;
+  }, `the end of turn ${prompt} to be recorded`);
+}
+
+async function pick(terminal: TmuxTerminal, question: string, downs: number): Promise<void> {
+  await terminal.waitFor(question);
+  for (let i = 0; i < downs; i++) terminal.keys("Down");
+  terminal.keys("Enter");
+}
+
+describe.skipIf(!hasTmux)("rewind in a terminal across --add-dir folders", () => {
+  test("/rewind restores the project's file and OTHER's removed file, keeps OTHER's hand edit, and says so by absolute path", async () => {
+    const { dir, configDir } = workspace();
+    const other = tempDirectory("clew-other-");
+    writeFileSync(join(dir, "a.txt"), "alpha\n");
+    writeFileSync(join(other, "o.txt"), "other\n");
+    writeFileSync(join(other, "hand.txt"), "hand\n");
+    git(other, "init", "-q");
+    git(other, "add", ".");
+    git(other, "commit", "-qm", "start");
+    const gitBefore = digest(join(other, ".git"));
+    const server = await fake([
+      reply().toolUse("Bash", { command: `echo changed > a.txt && rm ${join(other, "o.txt")}`, description: "Change a, remove o" }),
+      reply().text("Turn one done."),
+    ]);
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url, width: 220, args: ["--permission-mode", "bypassPermissions", "--add-dir", other] });
+    await terminal.waitFor("/help for help");
+    terminal.type("change things");
+    terminal.keys("Enter");
+    await terminal.waitFor("Turn one done.");
+    await turnRecorded(configDir, 1);
+    writeFileSync(join(other, "hand.txt"), "hand, edited\n");
+
+    terminal.type("/rewind");
+    terminal.keys("Enter");
+    await terminal.waitFor("Rewind to just before which prompt?");
+    expect(terminal.screen()).toContain("1. change things");
+    expect(terminal.screen()).toContain("2 files +1 −2");
+    await pick(terminal, "Rewind to just before which prompt?", 0);
+    await pick(terminal, "Prompt 1: change things", 0);
+    await terminal.waitFor(`Changed by hand since prompt 1: ${join(other, "hand.txt")}`);
+    await pick(terminal, "Restore them too?", 0);
+    await terminal.waitFor("Conversation rewound to before prompt 1");
+    const screen = terminal.screen();
+    expect(screen).toContain(`Restored 2 files: a.txt, ${join(other, "o.txt")}`);
+    expect(screen).toContain(`Kept 1 file changed by hand since: ${join(other, "hand.txt")}`);
+    expect([readFileSync(join(dir, "a.txt"), "utf8"), readFileSync(join(other, "o.txt"), "utf8"), readFileSync(join(other, "hand.txt"), "utf8")]).toEqual(["alpha\n", "other\n", "hand, edited\n"]);
+    expect(digest(join(other, ".git"))).toEqual(gitBefore);
+    expect(server.violations).toEqual([]);
+  });
+});
