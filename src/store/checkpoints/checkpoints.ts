@@ -92,7 +92,7 @@ export class SessionCheckpoints {
     return { record, failures: snapshot.failures };
   }
 
-  /** Every root the records from `index` on hold, the target's first. */
+  /** Every root the records from `index` on hold. */
   private rootsFrom(index: number): string[] {
     return [...new Set(this.records.slice(index).flatMap((record) => Object.keys(record.before)))];
   }
@@ -224,6 +224,8 @@ function toRecord(value: unknown): CheckpointRecord | undefined {
   const before = trees(record.before);
   if (!before || before[PROJECT_ROOT] === undefined) return undefined;
   const after = trees(record.after);
-  const { after: _after, ...rest } = record;
-  return { ...(rest as unknown as CheckpointRecord), before, ...(after ? { after } : {}) };
+  const stored = { ...record, before } as unknown as CheckpointRecord;
+  if (after) stored.after = after;
+  else delete stored.after;
+  return stored;
 }
