@@ -3,33 +3,15 @@
 // and restoring code and conversation puts back the project's file and the one Bash removed in
 // OTHER while the hand-edited one is kept; OTHER's own .git is untouched.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { reply } from "../fake-anthropic/index.ts";
 import { waitFor } from "../helpers/scenario.ts";
 import { hasTmux, terminalHarness, type TmuxTerminal } from "../helpers/tmux.ts";
 import { tempDirectory } from "../helpers/clew-process.ts";
+import { gitOutput, treeDigest } from "../helpers/tree-digest.ts";
 
 const { fake, open, workspace } = terminalHarness();
-
-function git(cwd: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
-  return run.stdout.toString();
-}
-
-function digest(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out[relative(dir, full)] = Bun.hash(readFileSync(full)).toString(36);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Waits until the session has recorded the end of turn `prompt` (hand edits before that would count as the agent's). */
 async function turnRecorded(configDir: string, prompt: number): Promise<void> {
@@ -53,10 +35,10 @@ describe.skipIf(!hasTmux)("rewind in a terminal across --add-dir folders", () =>
     writeFileSync(join(dir, "a.txt"), "alpha\n");
     writeFileSync(join(other, "o.txt"), "other\n");
     writeFileSync(join(other, "hand.txt"), "hand\n");
-    git(other, "init", "-q");
-    git(other, "add", ".");
-    git(other, "commit", "-qm", "start");
-    const gitBefore = digest(join(other, ".git"));
+    gitOutput(other, "init", "-q");
+    gitOutput(other, "add", ".");
+    gitOutput(other, "commit", "-qm", "start");
+    const gitBefore = treeDigest(join(other, ".git"));
     const server = await fake([
       reply().toolUse("Bash", { command: `echo changed > a.txt && rm ${join(other, "o.txt")}`, description: "Change a, remove o" }),
       reply().text("Turn one done."),
@@ -83,7 +65,7 @@ describe.skipIf(!hasTmux)("rewind in a terminal across --add-dir folders", () =>
     expect(screen).toContain(`Restored 2 files: a.txt, ${join(other, "o.txt")}`);
     expect(screen).toContain(`Kept 1 file changed by hand since: ${join(other, "hand.txt")}`);
     expect([readFileSync(join(dir, "a.txt"), "utf8"), readFileSync(join(other, "o.txt"), "utf8"), readFileSync(join(other, "hand.txt"), "utf8")]).toEqual(["alpha\n", "other\n", "hand, edited\n"]);
-    expect(digest(join(other, ".git"))).toEqual(gitBefore);
+    expect(treeDigest(join(other, ".git"))).toEqual(gitBefore);
     expect(server.violations).toEqual([]);
   });
 });

@@ -4,32 +4,14 @@
 // without the rewound turns; restoring the code only can put hand-edited files back too, never
 // deleting a file the user created, and leaves the conversation as it was.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { reply } from "../fake-anthropic/index.ts";
 import { waitFor } from "../helpers/scenario.ts";
 import { hasTmux, lastUserMessageText, terminalHarness, type TmuxTerminal } from "../helpers/tmux.ts";
+import { gitOutput, treeDigest } from "../helpers/tree-digest.ts";
 
 const { fake, open, workspace } = terminalHarness();
-
-function git(cwd: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
-  return run.stdout.toString();
-}
-
-function digest(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out[relative(dir, full)] = Bun.hash(readFileSync(full)).toString(36);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Waits until the session has recorded the end of turn `prompt` (hand edits before that would count as the agent's). */
 async function turnRecorded(configDir: string, prompt: number): Promise<void> {
@@ -50,10 +32,10 @@ async function twoTurns(extra: ReturnType<typeof reply>[] = []) {
   writeFileSync(join(dir, "a.txt"), "alpha\n");
   writeFileSync(join(dir, "b.txt"), "bravo\n");
   writeFileSync(join(dir, "notes.md"), "# notes\n");
-  git(dir, "init", "-q");
-  git(dir, "add", ".");
-  git(dir, "commit", "-qm", "start");
-  const gitBefore = digest(join(dir, ".git"));
+  gitOutput(dir, "init", "-q");
+  gitOutput(dir, "add", ".");
+  gitOutput(dir, "commit", "-qm", "start");
+  const gitBefore = treeDigest(join(dir, ".git"));
   const server = await fake([
     reply().toolUse("Bash", { command: "echo changed > a.txt && rm b.txt", description: "Change a, remove b" }),
     reply().text("Turn one done."),
@@ -100,7 +82,7 @@ describe.skipIf(!hasTmux)("rewind in a terminal", () => {
     expect(screen).toContain("Removed 1 file created since: c.txt");
     expect(screen).toContain("Kept 1 file changed by hand since: notes.md");
     expect(files(dir, ["a.txt", "b.txt", "c.txt", "notes.md"])).toEqual({ "a.txt": "alpha\n", "b.txt": "bravo\n", "c.txt": null, "notes.md": "# notes\nby hand\n" });
-    expect(digest(join(dir, ".git"))).toEqual(gitBefore);
+    expect(treeDigest(join(dir, ".git"))).toEqual(gitBefore);
 
     // The prompt is back in the input box; sent again as edited, it is the conversation's first.
     await terminal.waitFor((text) => /messages? kept\)\.\s+> change a\n/.test(text), "the prompt given back");

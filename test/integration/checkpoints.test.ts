@@ -3,32 +3,13 @@
 // user's own .git is untouched, .gitignore'd files are left alone, and a file changed by hand
 // between turns is kept and reported rather than overwritten.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { SessionCheckpoints } from "../../src/store/checkpoints/checkpoints.ts";
 import { ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
 import { WorkTrees } from "../../src/store/checkpoints/work-trees.ts";
 import { tempDirectory } from "../helpers/clew-process.ts";
-
-function git(cwd: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
-  return run.stdout.toString();
-}
-
-/** Every file under .git with its bytes' hash: the user's repository, byte for byte. */
-function treeDigest(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out[relative(dir, full)] = Bun.hash(readFileSync(full)).toString(36);
-    }
-  };
-  walk(dir);
-  return out;
-}
+import { gitOutput, treeDigest } from "../helpers/tree-digest.ts";
 
 function project() {
   const root = tempDirectory("clew-ckpt-");
@@ -37,9 +18,9 @@ function project() {
   const files: Record<string, string> = { "a.txt": "alpha\n", "b.txt": "bravo\n", "d.txt": "delta\n", "run.sh": "echo run\n", "g.txt": "golf\n", ".gitignore": "node_modules/\n", "node_modules/dep.js": "dep\n" };
   for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
   chmodSync(join(dir, "b.txt"), 0o600);
-  git(dir, "init", "-q");
-  git(dir, "add", ".");
-  git(dir, "commit", "-qm", "init");
+  gitOutput(dir, "init", "-q");
+  gitOutput(dir, "add", ".");
+  gitOutput(dir, "commit", "-qm", "init");
   const repo = new ShadowRepo({ workTree: dir, gitDir: join(root, "state", "checkpoints", "p1"), path: process.env.PATH ?? "/usr/bin:/bin", maxFileBytes: 4096 });
   const checkpoints = new SessionCheckpoints(new WorkTrees(() => repo), join(root, "state", "session", "checkpoints.json"));
   return { root, dir, repo, checkpoints, read: (path: string) => readFileSync(join(dir, path), "utf8") };
@@ -75,7 +56,7 @@ describe("checkpoints and rewind", () => {
     // Ignored files are not the checkpoints' business.
     expect(s.read("node_modules/dep.js")).toBe("dep, rebuilt\n");
     expect(treeDigest(join(s.dir, ".git"))).toEqual(gitBefore);
-    expect(git(s.dir, "status", "--porcelain")).toBe("");
+    expect(gitOutput(s.dir, "status", "--porcelain")).toBe("");
     expect(s.checkpoints.list()).toEqual([]);
   }, 30_000);
 

@@ -6,36 +6,17 @@
 // old format (one tree, the project's) still rewinds its project folder as before.
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { reply, startFakeAnthropic, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
 import { writeWorkspace } from "./workspaces.ts";
+import { gitOutput, treeDigest } from "../helpers/tree-digest.ts";
 
 let servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.map((server) => server.close()));
   servers = [];
 });
-
-function git(cwd: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
-  return run.stdout.toString();
-}
-
-/** Every file under `dir` with its bytes' hash. */
-function digest(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out[relative(dir, full)] = Bun.hash(readFileSync(full)).toString(36);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Content and permission bits of each path (null: absent). */
 function state(dir: string, paths: string[]): Record<string, { text: string; mode: string } | null> {
@@ -47,9 +28,9 @@ function state(dir: string, paths: string[]): Record<string, { text: string; mod
 
 function repository(files: Record<string, string>): string {
   const dir = writeWorkspace(files);
-  git(dir, "init", "-q");
-  git(dir, "add", ".");
-  git(dir, "commit", "-qm", "start");
+  gitOutput(dir, "init", "-q");
+  gitOutput(dir, "add", ".");
+  gitOutput(dir, "commit", "-qm", "start");
   return dir;
 }
 
@@ -58,8 +39,8 @@ function spaces() {
   const dir = repository({ "edit.txt": "first line\nsecond line\n" });
   const other = repository({ "gone.sh": "echo gone\n", "hand.txt": "as committed\n", "keep.txt": "kept\n" });
   chmodSync(join(other, "gone.sh"), 0o755);
-  git(other, "add", ".");
-  git(other, "commit", "-qm", "mode");
+  gitOutput(other, "add", ".");
+  gitOutput(other, "commit", "-qm", "mode");
   return { dir, other, configDir: tempDirectory("clew-config-") };
 }
 
@@ -92,7 +73,7 @@ const editScript = (space: Space): ScriptStep[] => [
 
 /** The session's checkpoints.json (the only one under the config dir). */
 function recordFile(configDir: string): string {
-  const found = Object.keys(digest(join(configDir, "projects"))).filter((path) => path.endsWith("checkpoints.json"));
+  const found = Object.keys(treeDigest(join(configDir, "projects"))).filter((path) => path.endsWith("checkpoints.json"));
   expect(found).toHaveLength(1);
   return join(configDir, "projects", found[0] ?? "");
 }
@@ -102,7 +83,7 @@ describe("scenario: rewind across --add-dir folders", () => {
     const space = spaces();
     const OTHER_PATHS = ["gone.sh", "hand.txt", "keep.txt", "made.txt", "mine.txt"];
     const otherBefore = state(space.other, OTHER_PATHS);
-    const gitBefore = { project: digest(join(space.dir, ".git")), other: digest(join(space.other, ".git")) };
+    const gitBefore = { project: treeDigest(join(space.dir, ".git")), other: treeDigest(join(space.other, ".git")) };
     const first = await turn(space, ["fix the second line", "--add-dir", space.other], editScript(space));
     const sessionId = String(first.session_id);
     // The user, by hand, between the prompts.
@@ -128,9 +109,9 @@ describe("scenario: rewind across --add-dir folders", () => {
     });
     expect(readFileSync(join(space.dir, "edit.txt"), "utf8")).toBe("first line\nsecond line\n");
     expect(state(space.other, OTHER_PATHS)).toEqual({ ...otherBefore, "hand.txt": { text: "changed by hand\n", mode: "644" }, "mine.txt": { text: "mine\n", mode: "644" } });
-    expect({ project: digest(join(space.dir, ".git")), other: digest(join(space.other, ".git")) }).toEqual(gitBefore);
-    expect(git(space.other, "status", "--porcelain")).toBe(" M hand.txt\n?? mine.txt\n");
-    expect(git(space.dir, "status", "--porcelain")).toBe("");
+    expect({ project: treeDigest(join(space.dir, ".git")), other: treeDigest(join(space.other, ".git")) }).toEqual(gitBefore);
+    expect(gitOutput(space.other, "status", "--porcelain")).toBe(" M hand.txt\n?? mine.txt\n");
+    expect(gitOutput(space.dir, "status", "--porcelain")).toBe("");
     // Each folder's shadow repository lives in clew's state folder, OTHER's named after it and keyed by its real path.
     const stateDir = join(recordFile(space.configDir), "..", "..");
     expect(readdirSync(join(stateDir, "checkpoints"))).toEqual([expect.stringMatching(/^clew-scenario-\w+-[0-9a-f]{16}\.git$/)]);

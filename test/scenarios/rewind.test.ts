@@ -5,38 +5,19 @@
 // kept and reported, and the conversation goes back too: the next prompt is sent without the
 // rewound turns.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { lastUserText, reply, startFakeAnthropic, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
 import { withoutCacheControl, withoutReminders } from "../helpers/transcript.ts";
 import { writeWorkspace } from "./workspaces.ts";
+import { gitOutput, treeDigest } from "../helpers/tree-digest.ts";
 
 let servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.map((server) => server.close()));
   servers = [];
 });
-
-function git(cwd: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(run.stderr.toString());
-  return run.stdout.toString();
-}
-
-/** Every file under `dir` with its bytes' hash: the user's repository, byte for byte. */
-function digest(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out[relative(dir, full)] = Bun.hash(readFileSync(full)).toString(36);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Content and permission bits of each path (null: absent). */
 function state(dir: string, paths: string[]): Record<string, { text: string; mode: string } | null> {
@@ -53,9 +34,9 @@ function project() {
   const dir = writeWorkspace({ "edit.txt": "first line\nsecond line\n", "gone.sh": "echo gone\n", "move.sh": "echo move\n", "notes.md": "# notes\n" });
   chmodSync(join(dir, "gone.sh"), 0o755);
   chmodSync(join(dir, "move.sh"), 0o755);
-  git(dir, "init", "-q");
-  git(dir, "add", ".");
-  git(dir, "commit", "-qm", "start");
+  gitOutput(dir, "init", "-q");
+  gitOutput(dir, "add", ".");
+  gitOutput(dir, "commit", "-qm", "start");
   const configDir = tempDirectory("clew-config-");
   const hook = join(configDir, "make-file.sh");
   writeFileSync(hook, '#!/bin/bash\ncat > /dev/null\n[ -e "$CLAUDE_PROJECT_DIR/hooked.txt" ] || echo "made by a hook" > "$CLAUDE_PROJECT_DIR/hooked.txt"\n');
@@ -94,7 +75,7 @@ describe("scenario: rewind", () => {
   test("--rewind-to 1 puts back an Edit, a Bash rm, a hook's new file and a Bash mv exactly; .git untouched; hand edits kept", async () => {
     const space = project();
     const before = state(space.dir, PATHS);
-    const gitBefore = digest(join(space.dir, ".git"));
+    const gitBefore = treeDigest(join(space.dir, ".git"));
     const sessionId = await threeTurns(space);
     expect(state(space.dir, ["edit.txt", "gone.sh", "hooked.txt", "move.sh", "sub/move.sh"])).toEqual({
       "edit.txt": { text: "first line\nsecond line, fixed\n", mode: "644" },
@@ -121,8 +102,8 @@ describe("scenario: rewind", () => {
     });
     expect(state(space.dir, PATHS)).toEqual({ ...before, "notes.md": { text: "# notes\nwritten by hand\n", mode: "644" }, "mine.txt": { text: "mine, by hand\n", mode: "644" } });
     expect(existsSync(join(space.dir, "sub"))).toBe(false);
-    expect(digest(join(space.dir, ".git"))).toEqual(gitBefore);
-    expect(git(space.dir, "status", "--porcelain")).toBe(" M notes.md\n?? mine.txt\n");
+    expect(treeDigest(join(space.dir, ".git"))).toEqual(gitBefore);
+    expect(gitOutput(space.dir, "status", "--porcelain")).toBe(" M notes.md\n?? mine.txt\n");
 
     // The conversation went back too: the next prompt is the first one the model sees.
     const next = await turn(space, ["-r", sessionId, "start over"], [reply().text("Starting over.")]);
@@ -190,7 +171,7 @@ describe("scenario: rewind", () => {
     writeFileSync(join(space.configDir, "settings.json"), JSON.stringify({ ...settings, fileCheckpointingEnabled: false }));
     const first = await turn(space, ["remove gone.sh"], [reply().toolUse("Bash", { command: "rm gone.sh" }), reply().text("Removed.")]);
     const sessionId = String(first.json.session_id);
-    const stored = Object.keys(digest(join(space.configDir, "projects")));
+    const stored = Object.keys(treeDigest(join(space.configDir, "projects")));
     expect(stored.filter((path) => path.endsWith(".jsonl"))).toHaveLength(1);
     expect(stored.filter((path) => path.includes("checkpoints"))).toEqual([]);
     const run = await runClew(["-p", "-r", sessionId, "--rewind-to", "1"], { cwd: space.dir, configDir: space.configDir });
