@@ -41,11 +41,14 @@ function bundleCompressed(entry: string): string {
 export const coldModules: BunPlugin = {
   name: "cold-modules",
   setup(build) {
-    build.onLoad({ filter: /src\/(tools\/shared\/html-libs|telemetry\/otel-sdk)\.ts$/ }, async (args) => {
+    // Every compressed file is written before the build resolves anything: a file that appears
+    // while the build runs can stay unknown to its resolver (it caches folder listings).
+    const files = new Map(Object.keys(BUNDLED).map((entry) => [entry, bundleCompressed(entry)]));
+    const pdfjs = writeCompressed("pdfjs", new Uint8Array(readFileSync(Bun.resolveSync("unpdf/pdfjs", join(root, "src/tools/shared")))));
+    build.onLoad({ filter: /src\/(tools\/shared\/html-libs|telemetry\/otel-sdk)\.ts$/ }, (args) => {
       const bindings = BUNDLED[args.path];
-      if (!bindings) return undefined;
-      mkdirSync(cacheDir, { recursive: true });
-      const file = bundleCompressed(args.path);
+      const file = files.get(args.path);
+      if (!bindings || !file) return undefined;
       return {
         loader: "ts",
         contents: [
@@ -56,10 +59,6 @@ export const coldModules: BunPlugin = {
         ].join("\n"),
       };
     });
-    build.onResolve({ filter: /^unpdf\/pdfjs$/ }, async (args) => {
-      if (!args.importer.endsWith("pdf-engine.ts")) return undefined;
-      const source = Bun.resolveSync("unpdf/pdfjs", args.resolveDir);
-      return { path: writeCompressed("pdfjs", await Bun.file(source).bytes()) };
-    });
+    build.onResolve({ filter: /^unpdf\/pdfjs$/ }, (args) => (args.importer.endsWith("pdf-engine.ts") ? { path: pdfjs } : undefined));
   },
 };
