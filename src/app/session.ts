@@ -111,8 +111,6 @@ export class Session {
   private readonly settingsSwitches: SettingsSwitch[] = [];
   /** Each checkpointed prompt's message as sent, to find it again for a rewind. */
   private readonly promptMessages = new Map<number, MessageParam>();
-  /** The last turn's checkpoint record and end, still being written after the turn returned. */
-  private recording: Promise<void> = Promise.resolve();
 
   constructor(
     readonly info: SessionInfo,
@@ -281,8 +279,8 @@ export class Session {
       // The snapshot runs while the prompt is prepared and the first request is out, and is awaited
       // before anything may change a file: a command's `!` lines and UserPromptSubmit hooks (then up
       // front), the first tool call and Stop hooks (then in the loop). The first request never waits.
-      // The previous turn's end is recorded first (the port runs its work in order).
-      await this.recording;
+      // The previous turn's end is recorded first (the port waits for it: PromptCheckpoint.finish tracks it).
+      await this.services.checkpoints?.settled();
       checkpoint = new PromptCheckpoint(this.services.checkpoints);
       const slash = typed[0]?.type === "text" && typed[0].text.trimStart().startsWith("/");
       if (checkpoint.active && slash) void this.services.invocations?.registry.get();
@@ -338,8 +336,8 @@ export class Session {
     } finally {
       if (hookSink) hookSink.emit = idle;
       // Recorded behind the prompt's back (keys typed meanwhile are not lost): the next turn, a
-      // rewind and close() wait for it.
-      if (checkpoint) this.recording = checkpoint.finish();
+      // rewind and close() wait for it through the port.
+      if (checkpoint) void checkpoint.finish();
     }
   }
 
@@ -363,7 +361,6 @@ export class Session {
    * Call it between turns. With `dryRun` nothing changes and the outcome says what would.
    */
   async rewind(target: number | string, scope: RewindScope, options: RewindOptions = {}): Promise<RewindOutcome> {
-    await this.recording;
     await this.services.checkpoints?.settled();
     const { rewindSession, liveRewindHost } = await import("./session-rewind.ts");
     const outcome = await rewindSession(liveRewindHost(this.services, this.info, this.state.messages, this.promptMessages), target, scope, options);
@@ -392,8 +389,6 @@ export class Session {
     return result.ok ? { ok: true } : { ok: false, reason: result.reason };
   }
 
-
-
   /** `/agents`: the helper types the Agent tool can start, with where each is defined. */
   async agentTypes(): Promise<Array<{ name: string; description: string; origin: string }>> {
     return (await this.services.helpers?.listTypes()) ?? [];
@@ -419,7 +414,6 @@ export class Session {
 
   async close(reason: "prompt_input_exit" | "clear" | "resume" | "other" = "other"): Promise<void> {
     const { hooks } = this.services;
-    await this.recording;
     await this.services.checkpoints?.settled();
     if (hooks) {
       if (hooks.hasHooks("SessionEnd")) await hooks.fire("SessionEnd", { reason });

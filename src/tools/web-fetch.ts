@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ToolError } from "../util/errors.ts";
+import { formatBytes } from "../util/image-limits.ts";
 import { lazySchema } from "../util/lazy-schema.ts";
 import { cachedPage, rememberPage, type CachedPage } from "./shared/web-cache.ts";
 import { contentKind, cutText, decodeText, MAX_PAGE_CHARS, mimeOf } from "./shared/web-content.ts";
@@ -43,7 +44,6 @@ function limitsFor(session: ToolSession): FetchLimits {
   return Number.isInteger(timeout) && timeout > 0 ? { ...DEFAULT_FETCH_LIMITS, timeoutMs: timeout } : DEFAULT_FETCH_LIMITS;
 }
 
-const kilobytes = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 const statusLine = (status: number, text: string) => `${status}${text ? ` ${text}` : ""}`;
 
 async function download(url: URL, shown: string, session: ToolSession, signal: AbortSignal): Promise<CachedPage | ToolOutput> {
@@ -87,7 +87,7 @@ function cutNote(page: CachedPage, shown: string): string | undefined {
   if (page.cutFrom === undefined && !page.truncated) return undefined;
   const how = `To read the rest, download the page with Bash (curl -sL '${shown}' -o page.html) and use Grep or Read on the file.`;
   if (page.cutFrom !== undefined) return `The page is longer than WebFetch reads: only its first ${page.text.length.toLocaleString("en-US")} of ${page.cutFrom.toLocaleString("en-US")} characters were used. ${how}`;
-  return `The page is larger than WebFetch downloads: only its first ${kilobytes(page.bytes)} were used. ${how}`;
+  return `The page is larger than WebFetch downloads: only its first ${formatBytes(page.bytes)} were used. ${how}`;
 }
 
 async function applyPrompt(side: SideModelPort, page: CachedPage, prompt: string, shown: string, signal: AbortSignal): Promise<string> {
@@ -141,6 +141,6 @@ export const webFetchTool = defineTool({
       ...(note ? ["", `[${note}]`] : []),
     ].join("\n");
     const data: WebFetchData = { bytes: page.bytes, code: page.status, codeText: page.statusText, result: answer, durationMs: Math.round(performance.now() - started), url: shown };
-    return { content, display: { summary: `Received ${kilobytes(page.bytes)} (${status}${cached ? ", cached" : ""})` }, data };
+    return { content, display: { summary: `Received ${formatBytes(page.bytes)} (${status}${cached ? ", cached" : ""})` }, data };
   },
 });

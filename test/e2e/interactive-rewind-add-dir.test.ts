@@ -6,21 +6,12 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply } from "../fake-anthropic/index.ts";
-import { waitFor } from "../helpers/scenario.ts";
 import { hasTmux, terminalHarness, type TmuxTerminal } from "../helpers/tmux.ts";
 import { tempDirectory } from "../helpers/clew-process.ts";
-import { gitOutput, treeDigest } from "../helpers/tree-digest.ts";
+import { gitOutput, treeDigest, turnRecorded } from "../helpers/tree-digest.ts";
 
 const { fake, open, workspace } = terminalHarness();
 
-/** Waits until the session has recorded the end of turn `prompt` (hand edits before that would count as the agent's). */
-async function turnRecorded(configDir: string, prompt: number): Promise<void> {
-  await waitFor(() => {
-    const found = [...new Bun.Glob("*/*/checkpoints.json").scanSync(join(configDir, "projects"))];
-    const records = found.flatMap((path) => (JSON.parse(readFileSync(join(configDir, "projects", path), "utf8")) as { checkpoints: Array<{ prompt: number; after?: unknown }> }).checkpoints);
-    return records.some((record) => record.prompt === prompt && record.after !== undefined) || undefined;
-  }, `the end of turn ${prompt} to be recorded`);
-}
 
 async function pick(terminal: TmuxTerminal, question: string, downs: number): Promise<void> {
   await terminal.waitFor(question);

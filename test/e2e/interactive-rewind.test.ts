@@ -9,18 +9,10 @@ import { join } from "node:path";
 import { reply } from "../fake-anthropic/index.ts";
 import { waitFor } from "../helpers/scenario.ts";
 import { hasTmux, lastUserMessageText, terminalHarness, type TmuxTerminal } from "../helpers/tmux.ts";
-import { gitOutput, treeDigest } from "../helpers/tree-digest.ts";
+import { gitOutput, treeDigest, turnRecorded } from "../helpers/tree-digest.ts";
 
 const { fake, open, workspace } = terminalHarness();
 
-/** Waits until the session has recorded the end of turn `prompt` (hand edits before that would count as the agent's). */
-async function turnRecorded(configDir: string, prompt: number): Promise<void> {
-  await waitFor(() => {
-    const found = [...new Bun.Glob("*/*/checkpoints.json").scanSync(join(configDir, "projects"))];
-    const records = found.flatMap((path) => (JSON.parse(readFileSync(join(configDir, "projects", path), "utf8")) as { checkpoints: Array<{ prompt: number; after?: string }> }).checkpoints);
-    return records.some((record) => record.prompt === prompt && record.after !== undefined) || undefined;
-  }, `the end of turn ${prompt} to be recorded`);
-}
 
 function files(dir: string, paths: string[]): Record<string, string | null> {
   return Object.fromEntries(paths.map((path) => [path, existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : null]));
