@@ -35,6 +35,8 @@ const TRIMMED_RESULT_CHARS = 2_000;
 
 export class ContextManager {
   private lastDate: string | undefined;
+  /** Today's date as last read from the zone, and when: read again at most once a minute. */
+  private today: { date: string; at: number } | undefined;
   private readonly notified = new Map<string, number>();
   private readonly queued: string[] = [];
   /** Messages that existed when the last request was sent, to estimate what was added since. */
@@ -115,7 +117,7 @@ export class ContextManager {
 
   private appendReminders(state: LoopState, emit: Emit): void {
     const lines: string[] = [];
-    const today = localDate(this.options.now(), this.options.zone);
+    const today = this.todayDate();
     if (today !== this.lastDate) {
       lines.push(dateLine(today));
       this.lastDate = today;
@@ -129,6 +131,18 @@ export class ContextManager {
     const content: ContentBlockParam[] = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
     state.messages[state.messages.length - 1] = { role: "user", content: [...content, { type: "text", text }] };
     emit({ type: "reminder", text });
+  }
+
+  /**
+   * The zone file is read and parsed again at most once a minute: before every request it cost
+   * a step more than the rest of the reminders (the parser never gets hot in a 30-step session),
+   * and a date line a minute late at midnight misleads no one.
+   */
+  private todayDate(): string {
+    const now = this.options.now();
+    const at = now.getTime();
+    if (!this.today || at < this.today.at || at - this.today.at >= 60_000) this.today = { date: localDate(now, this.options.zone), at };
+    return this.today.date;
   }
 
   private changedFiles(): string[] {

@@ -93,8 +93,6 @@ const SMALL_TREE = { bytes: 1_000_000, directories: 8 };
 const largeRoots = new WeakMap<ToolSession, Set<string>>();
 
 async function search(request: GrepRequest, session: ToolSession, signal: AbortSignal): Promise<GrepRaw> {
-  const rg = Bun.which("rg", { PATH: session.env.PATH ?? "" });
-  if (!rg) return grepWithJs(request, signal);
   const large = largeRoots.get(session) ?? new Set<string>();
   largeRoots.set(session, large);
   const knownLarge = [...large].some((root) => request.root === root || request.root.startsWith(`${root}/`));
@@ -104,6 +102,9 @@ async function search(request: GrepRequest, session: ToolSession, signal: AbortS
     if (small) return small;
     large.add(request.root);
   }
+  // Looked up only now: a small tree is searched in process either way.
+  const rg = Bun.which("rg", { PATH: session.env.PATH ?? "" });
+  if (!rg) return grepWithJs(request, signal);
   return grepWithRipgrep(rg, request, session.env, signal);
 }
 

@@ -3,8 +3,7 @@
  * file: the data goes to a temp file in the same directory (same file system), then `rename`
  * replaces the target in one step.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { open, rename, rm, writeFile } from "node:fs/promises";
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** A sibling temp name. Global Web Crypto, not node:crypto: that module costs MB at start-up. */
@@ -13,41 +12,49 @@ function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${suffix}.tmp`);
 }
 
+/** Every byte of `data`: a write may take fewer bytes than it was given. */
+function writeAll(fd: number, data: string): void {
+  const bytes = Buffer.from(data, "utf8");
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+}
+
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
 }
 
 /**
  * `mode` is the existing file's permission bits, kept on the new file; leave it undefined for a
- * new file, which then gets the process default (0o666 minus umask).
+ * new file, which then gets the process default (0o666 minus umask). The steps run synchronously:
+ * five trips through the thread pool cost a tool call ~0.8 ms against ~0.3 ms (fsync included)
+ * for a source file, and an agent's edits are small.
  */
 export async function writeFileAtomic(target: string, data: string, mode?: number): Promise<void> {
   const temp = tempPathFor(target);
-  let handle;
+  let fd: number;
   try {
-    handle = await open(temp, "wx", mode ?? 0o666);
+    fd = openSync(temp, "wx", mode ?? 0o666);
   } catch (error) {
     // A writable file in a read-only directory can't get a sibling temp file; overwriting it in
     // place is the only way left, and still better than refusing.
     const code = errorCode(error);
     if (mode !== undefined && (code === "EACCES" || code === "EPERM")) {
-      await writeFile(target, data, "utf8");
+      writeFileSync(target, data, "utf8");
       return;
     }
     throw error;
   }
   try {
     try {
-      await handle.writeFile(data, "utf8");
+      writeAll(fd, data);
       // `open` applies the umask; chmod sets the bits exactly as the original had them.
-      if (mode !== undefined) await handle.chmod(mode);
-      await handle.sync();
+      if (mode !== undefined) fchmodSync(fd, mode);
+      fsyncSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await rename(temp, target);
+    renameSync(temp, target);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }
@@ -65,7 +72,7 @@ export function writeFileAtomicSync(target: string, data: string): void {
   const fd = openSync(temp, "wx", mode ?? 0o644);
   try {
     try {
-      writeSync(fd, data);
+      writeAll(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

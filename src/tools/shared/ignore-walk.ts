@@ -11,8 +11,8 @@
  * - Entries come out depth-first, each directory sorted by name (ripgrep's `--sort path`).
  */
 import ignore, { type Ignore } from "ignore";
-import type { Dirent } from "node:fs";
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstatSync, readFileSync, type Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "../../util/errors.ts";
 
@@ -166,7 +166,7 @@ async function ancestorFrames(root: string): Promise<Frame | undefined> {
   }
   let frame: Frame | undefined;
   for (const dir of chain) {
-    frame = await loadFrame(dir, frame, await existingNames(dir, PROBED_NAMES));
+    frame = await loadFrame(dir, frame, existingNames(dir, PROBED_NAMES));
     const rootRel = `${toPosix(relative(dir, root))}/`;
     for (const kind of KINDS) {
       const set = frame.rules[kind]?.[0];
@@ -190,10 +190,20 @@ function splitRootRules(set: RuleSet, root: string, rootRel: string): RuleSet[] 
 
 const PROBED_NAMES = [".git", ...Object.values(IGNORE_FILES)];
 
-/** Probes a few names instead of listing directories like /home or /tmp, which can be huge. */
-async function existingNames(dir: string, names: readonly string[]): Promise<Set<string>> {
-  const found = await Promise.all(names.map((name) => lstat(join(dir, name)).then(() => name, () => undefined)));
-  return new Set(found.filter((name): name is string => name !== undefined));
+/**
+ * Probes a few names instead of listing directories like /home or /tmp, which can be huge.
+ * Synchronously: four probes per ancestor through the thread pool cost a search more than the
+ * probes themselves.
+ */
+function existingNames(dir: string, names: readonly string[]): Set<string> {
+  const exists = (name: string) => {
+    try {
+      return lstatSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // unreadable: as if absent
+    }
+  };
+  return new Set(names.filter(exists));
 }
 
 function compile(text: string): Ignore {
@@ -214,9 +224,10 @@ async function resolveGitDir(repoRoot: string): Promise<string | undefined> {
   return common ? resolve(gitDir, common) : gitDir;
 }
 
+/** An ignore file or git pointer: small, read synchronously (a trip through the thread pool costs more). */
 async function readText(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }
