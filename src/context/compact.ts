@@ -102,13 +102,26 @@ export function compactedHistory(input: CompactedHistoryInput): MessageParam[] {
   return [{ role: "user", content: [{ type: "text", text: parts.join("\n\n") }] }, ...input.tail];
 }
 
-/** Rough token count for text we have not sent yet (about four bytes per token). */
 /** What the API charges for an image at most (1.15 megapixels ≈ 1,600 tokens), whatever its base64 length. */
 const IMAGE_TOKENS = 1_600;
 /** A PDF page costs 1,500–3,000 tokens (text plus the page image); pages are ~100 KB of base64 on average. */
 const DOCUMENT_TOKENS_PER_100KB = 3_000;
 
+/** Whether any block (or a tool result's block) carries base64 data: images and PDFs. */
+function carriesMedia(messages: readonly MessageParam[]): boolean {
+  const inBlocks = (blocks: unknown): boolean =>
+    Array.isArray(blocks) &&
+    blocks.some((block: { type?: unknown; source?: { type?: unknown }; content?: unknown }) => block.source?.type === "base64" || (block.type === "tool_result" && inBlocks(block.content)));
+  return messages.some((message) => inBlocks(message.content));
+}
+
+/**
+ * Rough token count for text we have not sent yet (about four bytes per token). Without media
+ * the history is stringified plainly: a replacer function would run for every key, in the
+ * interpreter, before every request.
+ */
 export function estimateTokens(messages: readonly MessageParam[]): number {
+  if (!carriesMedia(messages)) return Math.ceil(JSON.stringify(messages).length / 4);
   let media = 0;
   // Base64 is not text: counted at 4 characters a token, one screenshot would look like ~1M tokens.
   const text = JSON.stringify(messages, (key, value: unknown) => {
