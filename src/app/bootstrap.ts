@@ -38,6 +38,7 @@ import { agentTool } from "../tools/agent.ts";
 import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNames, mainThreadAgent, SubagentRunner } from "./subagents-setup.ts";
 import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
+import { schemaWarmUp } from "./warm-up.ts";
 import { loadSessionPlugins } from "./plugins-setup.ts";
 import { reportCapped } from "./report-lines.ts";
 import { sideModelPort } from "./side-model.ts";
@@ -180,6 +181,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
     headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },
     interleavedThinkingBeta: !env.disableExperimentalBetas,
+    onRequestSent: schemaWarmUp(() => executor.tools),
   });
   const stream = firstRequest.watch(baseStream);
   // After a self-update: this version reached the API, so it is not rolled back.

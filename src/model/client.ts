@@ -28,6 +28,8 @@ export interface ModelClientOptions {
    */
   interleavedThinkingBeta?: boolean;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Called each time a request has been handed to fetch: the process waits for the API from here on. */
+  onRequestSent?: () => void;
 }
 
 type Sdk = typeof import("./sdk.ts");
@@ -69,6 +71,16 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The runtime's fetch, and a word to `sent` once each request is on its way. */
+function notifyingFetch(sent: () => void): typeof fetch {
+  const notifying = (input: string | URL | Request, init?: RequestInit) => {
+    const response = fetch(input, init);
+    sent();
+    return response;
+  };
+  return Object.assign(notifying, { preconnect: fetch.preconnect });
+}
+
 export function createStreamFn(options: ModelClientOptions): StreamFn {
   let client: Messages | undefined;
   const sleep = options.sleep ?? abortableSleep;
@@ -88,6 +100,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
       // Nothing in a clew process registers an OpenTelemetry tracer, so the SDK's span bookkeeping
       // on every request would record into a no-op.
       openTelemetry: false,
+      ...(options.onRequestSent ? { fetch: notifyingFetch(options.onRequestSent) } : {}),
       defaultHeaders: { ...options.headers, ...keyHeader },
     });
     client = new MessagesResource(base);
