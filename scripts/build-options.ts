@@ -42,4 +42,9 @@ export const CLEW_COMPILE_OPTIONS = {
   autoloadBunfig: false,
   autoloadTsconfig: false,
   autoloadPackageJson: false,
+  // JavaScriptCore's tier-up thresholds ×100: most of a session's code runs a few times, and its
+  // JIT compiles (the compilers' own code, the machine code and its metadata) were ~10 MiB of a
+  // `clew -p` run's ~70 MiB peak RSS and CPU time on the critical path. Code that really is hot
+  // (a long loop, a big search) still gets compiled, a few tens of milliseconds later.
+  jitPolicy: 100,
 };

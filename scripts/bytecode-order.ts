@@ -1,0 +1,79 @@
+// Profile-guided bytecode layout (Bun's `compile.bytecodeOrder`). A binary's bytecode is mapped
+// from the executable file, so every page a run touches counts in its RSS; laid out in source
+// order, the functions a `clew -p` run uses are spread over most of the ~5.4 MB of bytecode. A
+// first build is run on the benchmark's two tasks against the in-repo fake API with
+// BUN_BYTECODE_ORDER_OUT, which records the functions each run used; the final build places those
+// together at the front (−2.5 to −3 MiB peak RSS on both tasks, README "Performance").
+//
+// The runs are scripted, so the profile holds the same functions on every machine: CI's build,
+// a developer's and the release's lay the binary out alike. A function the profile does not know
+// (code changed since, another platform's build) is only placed among the cold ones; nothing
+// breaks. The profile comes from the host's binary and applies to every release target: it names
+// functions by their code, not by where the target's bytecode put them.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+
+/** The fixtures the recording runs need; a build context without the tests (the Dockerfile's) has none. */
+const FIXTURES = ["test/fake-anthropic/index.ts", "test/scenarios/workspaces.ts", "test/scenarios/read-grep-task.ts", "test/helpers/clew-process.ts"];
+
+export class BytecodeOrderError extends Error {}
+
+/** Whether this checkout can record a profile (its tests are there). */
+export function canRecordBytecodeOrder(): boolean {
+  return FIXTURES.every((file) => existsSync(join(root, file)));
+}
+
+/**
+ * Runs `binary` (built with `bytecode: true`) on the fix-a-test and the read/grep/edit task and
+ * returns the order files it wrote, the first task's first: the shorter run's functions lead.
+ * Throws BytecodeOrderError when a run fails: a binary that cannot do the benchmark's tasks is broken.
+ */
+export async function recordBytecodeOrder(binary: string): Promise<{ files: string[]; dispose: () => void }> {
+  const [{ startFakeAnthropic }, { clewEnv }, { DONE, failingTestWorkspace, fixScript }, { READ_GREP_ANSWER, readGrepScript, readGrepWorkspace }] = await Promise.all([
+    import("../test/fake-anthropic/index.ts"),
+    import("../test/helpers/clew-process.ts"),
+    import("../test/scenarios/workspaces.ts"),
+    import("../test/scenarios/read-grep-task.ts"),
+  ]);
+  const folder = mkdtempSync(join(tmpdir(), "clew-bytecode-order-"));
+  const dispose = () => rmSync(folder, { recursive: true, force: true });
+  const tasks = [
+    { name: "fix", workspace: failingTestWorkspace, script: fixScript, answer: DONE },
+    { name: "read-grep", workspace: readGrepWorkspace, script: readGrepScript, answer: READ_GREP_ANSWER },
+  ];
+  const files: string[] = [];
+  try {
+    for (const task of tasks) {
+      const workspace = task.workspace();
+      const file = join(folder, `${task.name}.order`);
+      const configDir = mkdtempSync(join(folder, `${task.name}-config-`));
+      const server = await startFakeAnthropic({ script: task.script(workspace) });
+      try {
+        const child = Bun.spawn([binary, "-p", "fix the task", "--permission-mode", "bypassPermissions"], {
+          cwd: workspace,
+          env: { ...clewEnv({ cwd: workspace, baseURL: server.url, configDir }), BUN_BYTECODE_ORDER_OUT: file },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+        if (code !== 0 || !stdout.includes(task.answer) || !existsSync(file) || !readFileSync(file, "utf8").startsWith("v")) {
+          throw new BytecodeOrderError(
+            `recording the bytecode order: ${binary} -p on the ${task.name} task exited ${code}${existsSync(file) ? "" : " without writing a profile"}; its output:\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`,
+          );
+        }
+      } finally {
+        rmSync(workspace, { recursive: true, force: true });
+        await server.close();
+      }
+      files.push(file);
+    }
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+  return { files, dispose };
+}
