@@ -2,7 +2,6 @@
  * The composition root: resolves settings, model, tools, permissions, transcript and prompt
  * once, then hands the loop everything it needs. Nothing below this file reads the environment.
  */
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { withMessageBreakpoints } from "../context/cache-points.ts";
 import { findRepoRoot } from "../context/instructions.ts";
@@ -39,6 +38,7 @@ import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNa
 import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { schemaWarmUp } from "./warm-up.ts";
+import { backgroundWork } from "./background-work.ts";
 import { loadSessionPlugins } from "./plugins-setup.ts";
 import { reportCapped } from "./report-lines.ts";
 import { sideModelPort } from "./side-model.ts";
@@ -61,21 +61,6 @@ const GC_EVERY_REQUESTS = 6;
 /** Layers of helpers below the main conversation (a helper's helper is the last). */
 const DEFAULT_HELPER_DEPTH = 2;
 const DEFAULT_CONCURRENT_HELPERS = 10;
-
-/**
- * Interactive sessions, after their first turn: marketplaces due for auto-update are refreshed
- * (failures keep the last good copy) and, at most once a day, clew checks for a new version of
- * itself; what it did is one line for the user.
- */
-async function backgroundWork(env: SessionOptions["env"], loaded: LoadedSettings, options: SessionOptions): Promise<void> {
-  if (existsSync(join(env.pluginsDir, "known_marketplaces.json"))) {
-    const { updateMarketplacesInBackground } = await import("./plugin-marketplaces.ts");
-    await updateMarketplacesInBackground(env).catch(() => undefined);
-  }
-  const { backgroundUpdateNotice } = await import("./self-update.ts");
-  const notice = await backgroundUpdateNotice(env, loaded.settings, options.version).catch(() => undefined);
-  if (notice) options.notify?.(notice);
-}
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const { env } = options;

@@ -30,6 +30,26 @@ export interface ContextOptions {
   nested?: ContextWatcher;
 }
 
+/** Where the context window goes, in (estimated) tokens. */
+export interface ContextUsage {
+  windowTokens: number;
+  systemTokens: number;
+  toolsTokens: number;
+  messagesTokens: number;
+  /** Input of the latest request as the API counted it (input + cache read + cache write). */
+  lastRequestTokens: number | undefined;
+}
+
+export function contextUsage(windowTokens: number, request: Pick<LoopDeps["request"], "system" | "tools">, messages: readonly MessageParam[], lastRequestTokens: number | undefined): ContextUsage {
+  return {
+    windowTokens,
+    systemTokens: Math.ceil(JSON.stringify(request.system).length / 4),
+    toolsTokens: Math.ceil(JSON.stringify(request.tools).length / 4),
+    messagesTokens: estimateTokens(messages),
+    lastRequestTokens,
+  };
+}
+
 const KEEP_MESSAGES = 6;
 const TRIMMED_RESULT_CHARS = 2_000;
 

@@ -6,7 +6,7 @@
 import type { LoopOutcome } from "../loop/events.ts";
 import { modelInfo } from "../model/models.ts";
 import { addUsage, zeroUsage, type TokenUsage } from "../model/types.ts";
-import type { ContextUsage } from "./session.ts";
+import type { ContextUsage } from "./context-manager.ts";
 import { usageCostUSD } from "./usage-ledger.ts";
 
 export interface ResultContext {

@@ -6,7 +6,10 @@
  * the newest chain — what a resume reads — is the conversation as it was then, and the later
  * turns stay in the file as an abandoned branch.
  */
+import { estimateTokens } from "../context/compact.ts";
+import type { Emit } from "../loop/events.ts";
 import { answerDanglingToolUses } from "../loop/history.ts";
+import type { LoopState } from "../loop/loop.ts";
 import type { ContentBlockParam, MessageParam } from "../model/types.ts";
 import { projectStateDir, type Environment } from "../settings/paths.ts";
 import { sessionCheckpoints, type CheckpointPort } from "./checkpoints-setup.ts";
@@ -268,4 +271,27 @@ export async function rewindFilesAnswer(rewind: (target: string, options: { dryR
     if (!(error instanceof FatalError)) throw error;
     return { canRewind: false, error: error.message.replace(/^error: /, "") };
   }
+}
+
+/**
+ * `/rewind` → summarise from here: the prompt's turn and everything after it become a summary;
+ * what came before stays as it is, and the transcript's new chain holds it too.
+ */
+export async function summariseFrom(
+  session: { state: LoopState; promptMessages: Map<number, MessageParam>; services: Pick<SessionServices, "checkpoints" | "context"> },
+  prompt: number,
+  instructions: string | undefined,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<{ ok: boolean; reason?: string }> {
+  const { state, promptMessages, services } = session;
+  const record = (await services.checkpoints?.load())?.find(prompt);
+  const index = record ? promptIndex({ messages: state.messages, promptMessages }, record) : -1;
+  if (index < 0) return { ok: false, reason: `prompt ${prompt} is not in the conversation as it stands (compacted already?).` };
+  const head = state.messages.slice(0, index);
+  const later: LoopState = { messages: state.messages.slice(index) };
+  const withHead: Emit = (event) => emit(event.type === "compact_boundary" ? { ...event, messages: [...head, ...event.messages] } : event);
+  const result = await services.context.compact(later, "manual", instructions, estimateTokens(later.messages), withHead, signal);
+  if (result.ok) state.messages.splice(0, state.messages.length, ...head, ...later.messages);
+  return result.ok ? { ok: true } : { ok: false, reason: result.reason };
 }

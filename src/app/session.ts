@@ -16,18 +16,16 @@ import type { TranscriptWriter } from "../store/transcript.ts";
 import type { ToolSession } from "../tools/types.ts";
 import type { HookEngine } from "../hooks/engine.ts";
 import { extensionLines, hookLines } from "./diagnostics.ts";
-import type { ContextManager } from "./context-manager.ts";
+import { contextUsage, type ContextManager, type ContextUsage } from "./context-manager.ts";
 import type { PermissionSetup } from "./permission-setup.ts";
 import type { InvocationDeps } from "./invocations.ts";
 import { submitPrompt } from "./prompt-hooks.ts";
 import { expandSlash } from "./slash-expansion.ts";
 import type { HookSink } from "./session-hooks.ts";
-import type { SubagentRunner } from "./subagents/runner.ts";
 import type { SessionMcp } from "./mcp-setup.ts";
 import type { McpServerState } from "../mcp/types.ts";
 import type { McpServerInitError } from "./mcp-config.ts";
-import type { UsageLedger } from "./usage-ledger.ts";
-import { systemNote } from "../util/system-note.ts";
+import type { SessionHelpers } from "./helpers-wait.ts";
 import { changed, recordSwitch, snapshot, type SettingsSwitch } from "./model-switch.ts";
 import { applyReasoning, type ResolvedReasoning, type SessionReasoning } from "./thinking-setup.ts";
 import type { CheckpointPort } from "./checkpoints-setup.ts";
@@ -81,27 +79,6 @@ export interface SessionServices {
   mcp?: { session: SessionMcp; beforeTurn: () => void };
   /** A checkpoint of the files before each prompt (absent with fileCheckpointingEnabled: false). */
   checkpoints?: CheckpointPort;
-}
-
-/** Helper agents of the session: their runner, the notices they left for the main conversation, the usage of all. */
-export interface SessionHelpers {
-  runner: SubagentRunner;
-  notices: string[];
-  ledger: UsageLedger;
-  /** Headless: finish a turn only once background helpers have reported. */
-  waitAtEnd: boolean;
-  /** `/agents`: the helper types. */
-  listTypes: () => Promise<Array<{ name: string; description: string; origin: string }>>;
-}
-
-/** Where the context window goes, in (estimated) tokens. */
-export interface ContextUsage {
-  windowTokens: number;
-  systemTokens: number;
-  toolsTokens: number;
-  messagesTokens: number;
-  /** Input of the latest request as the API counted it (input + cache read + cache write). */
-  lastRequestTokens: number | undefined;
 }
 
 export class Session {
@@ -254,14 +231,7 @@ export class Session {
   }
 
   contextUsage(): ContextUsage {
-    const { request } = this.services.loopDeps;
-    return {
-      windowTokens: this.services.context.windowTokens,
-      systemTokens: Math.ceil(JSON.stringify(request.system).length / 4),
-      toolsTokens: Math.ceil(JSON.stringify(request.tools).length / 4),
-      messagesTokens: estimateTokens(this.state.messages),
-      lastRequestTokens: this.lastRequestTokens,
-    };
+    return contextUsage(this.services.context.windowTokens, this.services.loopDeps.request, this.state.messages, this.lastRequestTokens);
   }
 
   /** `options.messageId`: the host's id for this user message (stream-json `uuid`), which `rewindFiles` accepts too. */
@@ -312,21 +282,13 @@ export class Session {
       const stopHelpers = () => helpers?.runner.stopAll();
       signal.addEventListener("abort", stopHelpers, { once: true });
       try {
-        let outcome = await runLoop(this.state, loopDeps, both, signal);
-        this.totals = addUsage(this.totals, outcome.usage);
+        const outcome = await runLoop(this.state, loopDeps, both, signal);
+        const counted = (round: LoopOutcome) => (this.totals = addUsage(this.totals, round.usage));
+        counted(outcome);
+        if (!helpers?.waitAtEnd) return outcome;
         // Headless: background helpers report before the run ends, so their work reaches the answer.
-        while (helpers?.waitAtEnd && outcome.reason === "completed" && !signal.aborted && (helpers.runner.runningInBackground > 0 || helpers.notices.length > 0)) {
-          if (helpers.notices.length === 0) await helpers.runner.nextBackgroundCompletion();
-          const notices = helpers.notices.splice(0);
-          if (notices.length === 0) continue;
-          const next: MessageParam = { role: "user", content: notices.map((text) => ({ type: "text" as const, text: systemNote(text) })) };
-          this.state.messages.push(next);
-          both({ type: "turn_start", message: next });
-          const more = await runLoop(this.state, loopDeps, both, signal);
-          this.totals = addUsage(this.totals, more.usage);
-          outcome = { ...more, numTurns: outcome.numTurns + more.numTurns, usage: addUsage(outcome.usage, more.usage), apiMs: outcome.apiMs + more.apiMs, denials: [...outcome.denials, ...more.denials] };
-        }
-        return outcome;
+        const { untilHelpersReport } = await import("./helpers-wait.ts");
+        return await untilHelpersReport(outcome, helpers, { state: this.state, deps: loopDeps, emit: both, signal }, counted);
       } finally {
         signal.removeEventListener("abort", stopHelpers);
         const background = this.services.afterFirstTurn;
@@ -375,18 +337,8 @@ export class Session {
 
   /** `/rewind` → summarise from here: the prompt's turn and everything after it become a summary; what came before stays as it is. */
   async summariseFrom(prompt: number, instructions: string | undefined, emit: Emit, signal: AbortSignal): Promise<{ ok: boolean; reason?: string }> {
-    const { promptIndex } = await import("./session-rewind.ts");
-    const record = (await this.services.checkpoints?.load())?.find(prompt);
-    const index = record ? promptIndex({ messages: this.state.messages, promptMessages: this.promptMessages }, record) : -1;
-    if (index < 0) return { ok: false, reason: `prompt ${prompt} is not in the conversation as it stands (compacted already?).` };
-    const head = this.state.messages.slice(0, index);
-    const later: LoopState = { messages: this.state.messages.slice(index) };
-    const inner = this.emitter(emit);
-    // The transcript's new chain must hold what came before the summary too.
-    const withHead: Emit = (event) => inner(event.type === "compact_boundary" ? { ...event, messages: [...head, ...event.messages] } : event);
-    const result = await this.services.context.compact(later, "manual", instructions, estimateTokens(later.messages), withHead, signal);
-    if (result.ok) this.state.messages.splice(0, this.state.messages.length, ...head, ...later.messages);
-    return result.ok ? { ok: true } : { ok: false, reason: result.reason };
+    const { summariseFrom } = await import("./session-rewind.ts");
+    return summariseFrom({ state: this.state, promptMessages: this.promptMessages, services: this.services }, prompt, instructions, this.emitter(emit), signal);
   }
 
   /** `/agents`: the helper types the Agent tool can start, with where each is defined. */
