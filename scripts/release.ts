@@ -8,11 +8,12 @@
 // --target` would otherwise download it from GitHub, which release machines may not reach.
 import { createPrivateKey, createPublicKey, sign, type KeyObject } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { PLATFORMS, releaseFileName, verifyManifest, type Platform, type PlatformFile, type ReleaseManifest } from "../src/update/manifest.ts";
 import { CLEW_BUILD_OPTIONS, CLEW_COMPILE_OPTIONS } from "./build-options.ts";
+import { BytecodeOrderError, canRecordBytecodeOrder, recordBytecodeOrder } from "./bytecode-order.ts";
 
 /** The acceptance limit for every release binary (issue #12). */
 export const SIZE_LIMIT_BYTES = 120_000_000;
@@ -179,7 +180,29 @@ async function runtimeFor(platform: Platform, target: Target, cache: string): Pr
   return executable;
 }
 
-async function compile(platform: Platform, options: ReleaseOptions): Promise<string> {
+function releaseDefines(options: ReleaseOptions): Record<string, string> {
+  return { CLEW_BUILD_VERSION: JSON.stringify(options.version), CLEW_RELEASE_PUBLIC_KEY: JSON.stringify(options.trustedKeyPem) };
+}
+
+/**
+ * The bytecode order every target is built with (scripts/bytecode-order.ts), recorded once by a
+ * binary for this machine with every function in bytecode, so the targets that keep them all
+ * find each one in the profile.
+ */
+async function recordOrder(options: ReleaseOptions, folder: string): Promise<{ files: string[]; dispose: () => void }> {
+  if (!canRecordBytecodeOrder()) throw new ReleaseError("the bytecode order is recorded with the tests' fake API (test/fake-anthropic, test/scenarios): release from a full checkout");
+  const outfile = join(folder, "clew-profile");
+  const result = await Bun.build({ ...CLEW_BUILD_OPTIONS, define: releaseDefines(options), compile: { ...CLEW_COMPILE_OPTIONS, outfile } });
+  if (!result.success) throw new ReleaseError(`building the binary that records the bytecode order failed:\n${result.logs.map((log) => String(log)).join("\n")}`);
+  try {
+    return await recordBytecodeOrder(outfile);
+  } catch (error) {
+    if (error instanceof BytecodeOrderError) throw new ReleaseError(error.message);
+    throw error;
+  }
+}
+
+async function compile(platform: Platform, options: ReleaseOptions, bytecodeOrder: string[]): Promise<string> {
   const target = TARGETS[platform];
   const executablePath = await runtimeFor(platform, target, options.runtimeCache);
   const outfile = join(options.out, releaseFileName(platform));
@@ -187,8 +210,8 @@ async function compile(platform: Platform, options: ReleaseOptions): Promise<str
   const result = await Bun.build({
     ...CLEW_BUILD_OPTIONS,
     ...(target.bytecodeDepth === "none" ? { bytecode: false } : { bytecodeDepth: target.bytecodeDepth }),
-    define: { CLEW_BUILD_VERSION: JSON.stringify(options.version), CLEW_RELEASE_PUBLIC_KEY: JSON.stringify(options.trustedKeyPem) },
-    compile: { ...CLEW_COMPILE_OPTIONS, target: target.bunTarget, executablePath, outfile },
+    define: releaseDefines(options),
+    compile: { ...CLEW_COMPILE_OPTIONS, target: target.bunTarget, executablePath, outfile, ...(target.bytecodeDepth === "none" ? {} : { bytecodeOrder }) },
   });
   if (!result.success) {
     const logs = result.logs.map((log) => String(log)).join("\n");
@@ -226,21 +249,32 @@ async function sha256(file: string): Promise<string> {
   return hasher.digest("hex");
 }
 
+/** Compiles, checks and hashes one platform's binary into `platforms`. */
+async function addPlatform(platform: Platform, options: ReleaseOptions, bytecodeOrder: string[], platforms: ReleaseManifest["platforms"]): Promise<void> {
+  const file = await compile(platform, options, bytecodeOrder);
+  const size = statSync(file).size;
+  console.log(`${platform}: ${releaseFileName(platform)} ${size.toLocaleString("en-US")} bytes`);
+  if (size > SIZE_LIMIT_BYTES) {
+    throw new ReleaseError(
+      `${file} is ${size.toLocaleString("en-US")} bytes, over the ${SIZE_LIMIT_BYTES.toLocaleString("en-US")}-byte limit: lower bytecodeDepth for ${platform} in scripts/release.ts (below 0 is "none") or trim the bundle (README, "Releasing", says what it holds)`,
+    );
+  }
+  smokeTest(platform, file, options.version);
+  const entry: PlatformFile = { file: releaseFileName(platform), size, sha256: await sha256(file) };
+  platforms[platform] = entry;
+}
+
 export async function release(options: ReleaseOptions): Promise<ReleaseManifest> {
   mkdirSync(options.out, { recursive: true });
   const platforms: ReleaseManifest["platforms"] = {};
-  for (const platform of options.platforms) {
-    const file = await compile(platform, options);
-    const size = statSync(file).size;
-    console.log(`${platform}: ${releaseFileName(platform)} ${size.toLocaleString("en-US")} bytes`);
-    if (size > SIZE_LIMIT_BYTES) {
-      throw new ReleaseError(
-        `${file} is ${size.toLocaleString("en-US")} bytes, over the ${SIZE_LIMIT_BYTES.toLocaleString("en-US")}-byte limit: lower bytecodeDepth for ${platform} in scripts/release.ts (below 0 is "none") or trim the bundle (README, "Releasing", says what it holds)`,
-      );
-    }
-    smokeTest(platform, file, options.version);
-    const entry: PlatformFile = { file: releaseFileName(platform), size, sha256: await sha256(file) };
-    platforms[platform] = entry;
+  const scratch = mkdtempSync(join(tmpdir(), "clew-release-"));
+  let order: { files: string[]; dispose: () => void } | undefined;
+  try {
+    order = await recordOrder(options, scratch);
+    for (const platform of options.platforms) await addPlatform(platform, options, order.files, platforms);
+  } finally {
+    order?.dispose();
+    rmSync(scratch, { recursive: true, force: true });
   }
   const manifest: ReleaseManifest = { version: options.version, channel: options.channel, date: new Date().toISOString(), platforms };
   const bytes = new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`);
