@@ -14,6 +14,11 @@ export interface RunMetrics {
   lateGapMs: number;
   /** Share of input tokens read from the prompt cache, over every request after the first. */
   cacheReadRatio: number;
+  /**
+   * The worst request's re-read of the one before: cache reads over the previous request's whole
+   * input. 1.0 means every request found all of the previous one in the cache (a stable prefix).
+   */
+  prefixReuse: number;
   /** input + 1.25 × cache writes + 0.1 × cache reads, over the whole run. */
   weightedInputTokens: number;
   /** Tokens of tools + system in the first request: the fixed prefix. */
@@ -70,12 +75,15 @@ export async function measureRun(
   const rssKiB = Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
   let read = 0;
   let total = 0;
+  let reuse = Number.POSITIVE_INFINITY;
   let weighted = 0;
   requests.forEach((request, index) => {
     const cache = request.cache;
     if (!cache) return;
     weighted += cache.inputTokens + 1.25 * cache.cacheCreationInputTokens + 0.1 * cache.cacheReadInputTokens;
     if (index === 0) return;
+    const previous = requests[index - 1]?.cache?.totalTokens;
+    if (previous) reuse = Math.min(reuse, cache.cacheReadInputTokens / previous);
     read += cache.cacheReadInputTokens;
     total += cache.totalTokens;
   });
@@ -91,6 +99,7 @@ export async function measureRun(
     earlyGapMs: median(gaps.slice(0, 10)),
     lateGapMs: median(gaps.slice(-10)),
     cacheReadRatio: total > 0 ? read / total : Number.NaN,
+    prefixReuse: Number.isFinite(reuse) ? reuse : Number.NaN,
     weightedInputTokens: weighted,
     prefixTokens: tokensOf(first?.tools) + tokensOf(first?.system),
     ok: stdout.includes(expectedText) && server.violations.length === 0,

@@ -15,6 +15,7 @@ export function summarize(runs: RunMetrics[]): Summary {
     earlyGapMs: pick("earlyGapMs"),
     lateGapMs: pick("lateGapMs"),
     cacheReadRatio: pick("cacheReadRatio"),
+    prefixReuse: pick("prefixReuse"),
     weightedInputTokens: pick("weightedInputTokens"),
     prefixTokens: pick("prefixTokens"),
     failures: runs.filter((run) => !run.ok).length,
@@ -62,7 +63,10 @@ const ROWS: Row[] = [
   { label: "client time / iteration, last 10", key: "lateGapMs", unit: "ms", target: none, extensionsBudget: false, claudeCode: "—" },
   { label: "wall time", key: "wallMs", unit: "ms", target: none, extensionsBudget: false, claudeCode: "—" },
   { label: "fixed prefix (tools + system)", key: "prefixTokens", unit: "tok", target: atMost(4000, "tok"), extensionsBudget: false, claudeCode: "9550 tok" },
-  { label: "cache-read share after request 1", key: "cacheReadRatio", unit: "", target: atLeast(0.97), extensionsBudget: false, claudeCode: "0.956" },
+  // Bounded by the task itself (each step's new tool output is written to the cache once), and lower
+  // the leaner the fixed prefix: informational. The stability it stood for is the next row.
+  { label: "cache-read share after request 1", key: "cacheReadRatio", unit: "", target: none, extensionsBudget: false, claudeCode: "0.956" },
+  { label: "prefix re-read from cache (worst request)", key: "prefixReuse", unit: "", target: atLeast(0.99), extensionsBudget: false, claudeCode: "—" },
   { label: "cost-weighted input", key: "weightedInputTokens", unit: "tok", target: atMost(60_000, "tok"), extensionsBudget: false, claudeCode: "94k tok" },
 ];
 
@@ -77,7 +81,7 @@ export function taskRows(task: string, clew: Summary, floor: Summary, extended: 
     const [c, f, e] = [clew[row.key], floor[row.key], extended[row.key]];
     const value = (x: number) => `${fmt(x)}${row.unit ? ` ${row.unit}` : ""}`;
     // The floor has no prompt or cache policy to compare with: only timing and memory get a ratio.
-    const comparable = row.key !== "prefixTokens" && row.key !== "cacheReadRatio" && row.key !== "weightedInputTokens";
+    const comparable = row.key !== "prefixTokens" && row.key !== "cacheReadRatio" && row.key !== "prefixReuse" && row.key !== "weightedInputTokens";
     const extTarget = row.extensionsBudget ? "≤ 1.10×" : "—";
     const extVerdict = row.extensionsBudget ? verdict(e <= 1.1 * c) : "";
     return `| ${task} | ${row.label} | ${value(c)} | ${comparable ? value(f) : "—"} | ${comparable ? ratio(c, f) : "—"} | ${row.target.text} | ${row.target.verdict(c, f)} | ${value(e)} | ${ratio(e, c)} | ${extTarget} | ${extVerdict} | ${row.claudeCode} |`;
