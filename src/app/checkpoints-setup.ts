@@ -28,16 +28,32 @@ export interface CheckpointsInput {
   report: (line: string) => void;
 }
 
+/** What a turn did that could change files, as its loop saw it (see turn-snapshot.ts). */
+export interface TurnActivity {
+  /** A tool that may change files ran, a hook fired, or a command's `!` lines or UserPromptSubmit hooks ran. */
+  wrote: boolean;
+  /** Something that may go on changing files after it returns ran or is configured: a shell, a helper, an MCP tool, a hook. */
+  lingers: boolean;
+}
+
 /** The prompts of a session, checkpointed before each and after each turn; never throws. */
 export interface CheckpointPort {
-  /** The snapshot before the session's next prompt; that prompt's number, undefined when checkpoints are off. */
-  startPrompt(): Promise<number | undefined>;
+  /**
+   * The snapshot before the session's next prompt; that prompt's number, undefined when
+   * checkpoints are off. `captured` is called once the files have been read: from then on they
+   * may change (the snapshot's trees are still being written, and its record saved).
+   */
+  startPrompt(captured?: () => void): Promise<number | undefined>;
   beforePrompt(prompt: number): Promise<void>;
   /** The prompt went out: its text and its place in the transcript. */
   describe(prompt: number, details: Pick<CheckpointRecord, "text" | "leaf" | "uuid" | "messageId">): Promise<void>;
   /** The prompt never went out (a hook blocked it). */
   discard(prompt: number): Promise<void>;
-  afterTurn(prompt: number): Promise<void>;
+  /**
+   * The turn ended. With its `activity`, a turn that only read — in a session where nothing that
+   * may still be running was ever started — is recorded as leaving the files as they were, with no git.
+   */
+  afterTurn(prompt: number, activity?: TurnActivity): Promise<void>;
   /** Loaded on first use (rewind, the list of prompts). */
   load(): Promise<SessionCheckpoints>;
   /** Resolves once every snapshot asked for so far is taken (they run one at a time, in order), tracked work included. */
@@ -81,12 +97,15 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     return run;
   };
   const tracked = new Set<Promise<unknown>>();
+  // Once something that may outlive its turn ran (a background shell, a helper, a hook), a turn
+  // that only read may still end with files changed: from then on every turn's end is snapshot.
+  let lingering = false;
   // An added folder that cannot be snapshot (too many files, unreadable) is said once and left out; the others go on.
   const leftOut = new Set<string>();
-  const snapshot = async (checkpoints: SessionCheckpoints, prompt: number): Promise<number> => {
+  const snapshot = async (checkpoints: SessionCheckpoints, prompt: number, captured?: () => void): Promise<number> => {
     const { outsideRoots } = await import("../store/checkpoints/work-trees.ts");
     const roots = outsideRoots(input.projectDir, input.workingDirs?.() ?? []).filter((root) => !leftOut.has(root));
-    const { record, failures } = await checkpoints.beforePrompt(prompt, roots);
+    const { record, failures } = await checkpoints.beforePrompt(prompt, roots, captured);
     if (record.skipped) input.report(`clew: not checkpointed (over the size limit): ${record.skipped.join(", ")}`);
     for (const [root, reason] of failures) {
       leftOut.add(root);
@@ -95,7 +114,7 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     return prompt;
   };
   return {
-    startPrompt: () => guarded((checkpoints) => snapshot(checkpoints, checkpoints.nextPrompt())),
+    startPrompt: (captured) => guarded((checkpoints) => snapshot(checkpoints, checkpoints.nextPrompt(), captured)),
     beforePrompt: async (prompt) => {
       await guarded((checkpoints) => snapshot(checkpoints, prompt));
     },
@@ -105,8 +124,10 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     discard: async (prompt) => {
       await guarded((checkpoints) => checkpoints.discard(prompt));
     },
-    afterTurn: async (prompt) => {
-      await guarded((checkpoints) => checkpoints.afterTurn(prompt));
+    afterTurn: async (prompt, activity) => {
+      if (activity?.lingers) lingering = true;
+      const onlyRead = activity !== undefined && !activity.wrote;
+      await guarded((checkpoints) => checkpoints.afterTurn(prompt, onlyRead && !lingering ? { unchanged: true } : { likelyUnchanged: onlyRead }));
     },
     load,
     settled: async () => {

@@ -2,20 +2,48 @@
  * One prompt's checkpoint. The snapshot starts once the turn's first request is on its way (so
  * git never competes with preparing it), or earlier when something needs it: a step that may
  * change a file ahead of the request. Everything in the loop that can change a file — a tool
- * call, a Stop hook — waits for it. The turn's end is recorded behind the turn.
+ * call, a Stop hook — waits for it; a tool that only reads runs beside it, since the snapshot is
+ * the same whether it runs before or after. The turn's end is recorded behind the turn, and
+ * without git when nothing in the turn could have changed a file.
  */
+import { FIRED_EVENTS, type FiredHookEvent } from "../hooks/events.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import type { StreamFn } from "../model/types.ts";
-import type { CheckpointPort } from "./checkpoints-setup.ts";
+import type { CheckpointPort, TurnActivity } from "./checkpoints-setup.ts";
 
-/** Loop dependencies whose tool calls and hooks wait for `ready()`, and whose first request calls `started()` once it is out. */
-function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: () => void): LoopDeps {
+/**
+ * Tools that never change a file, whatever their input. Being read-only for scheduling is not
+ * enough: Agent, SendMessage and Skill are, yet start work that writes, and an MCP tool's
+ * read-only hint is only its server's word.
+ */
+const READS_ONLY = new Set(["Read", "Grep", "Glob", "ToolSearch", "TodoWrite", "BashOutput"]);
+/** Tools that change files themselves and leave nothing running once they return. */
+const WRITES_AND_ENDS = new Set(["Edit", "Write", "NotebookEdit"]);
+/** Hooks that fire around one tool's call, matched to it. */
+const TOOL_EVENTS = new Set<FiredHookEvent>(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
+/**
+ * Hooks that cannot fire while a read runs beside the snapshot: Stop goes through the loop's
+ * hooks (which wait), UserPromptSubmit comes before the loop (after `ready()`), SessionEnd after
+ * the turn. Any other (a permission notice, compaction's, a helper's end, an event added later)
+ * makes reads wait too.
+ */
+const NEVER_BESIDE_A_READ = new Set<FiredHookEvent>(["Stop", "UserPromptSubmit", "SessionEnd"]);
+
+/**
+ * Loop dependencies whose tool calls and hooks wait for `ready()` — but for calls that only read
+ * — and whose first request calls `started()` once it is out. `activity` learns what ran.
+ */
+function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: () => void, activity: TurnActivity): LoopDeps {
   // A failed snapshot was already reported by the checkpoints port; the turn goes on.
   const settled = () => ready().then(
     () => undefined,
     () => undefined,
   );
   const { tools, hooks, stream } = deps;
+  // A hook that may run while a read goes on could change a file beside the snapshot.
+  const hookedBeside = (name: string) =>
+    hooks !== undefined && FIRED_EVENTS.some((event) => !NEVER_BESIDE_A_READ.has(event) && (TOOL_EVENTS.has(event) && hooks.hasHooksFor ? hooks.hasHooksFor(event, name) : hooks.hasHooks(event)));
+  const onlyReads = (name: string) => READS_ONLY.has(name) && tools.isReadOnly(name) && !hookedBeside(name);
   const streamThenStart: StreamFn = async function* (request, signal) {
     let first = true;
     for await (const event of stream(request, signal)) {
@@ -32,6 +60,13 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: (
     tools: {
       isReadOnly: (name) => tools.isReadOnly(name),
       execute: async (call, signal, emit) => {
+        if (onlyReads(call.name)) {
+          started();
+          return tools.execute(call, signal, emit);
+        }
+        activity.wrote = true;
+        // A shell may leave a process behind, a helper go on in the background, an MCP server act later.
+        if (!WRITES_AND_ENDS.has(call.name)) activity.lingers = true;
         await settled();
         return tools.execute(call, signal, emit);
       },
@@ -40,6 +75,8 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: (
       ? {
           hooks: {
             fire: async (event, fields, options) => {
+              activity.wrote = true;
+              activity.lingers = true;
               await settled();
               return hooks.fire(event, fields, options);
             },
@@ -53,9 +90,13 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: (
 
 export class PromptCheckpoint {
   private snapshot: Promise<number | undefined> | undefined;
+  /** Settles once the snapshot has read the files (or failed): from then on they may change. */
+  private captured: Promise<void> | undefined;
   private taken: number | undefined;
   private describe: ((prompt: number) => Promise<void>) | undefined;
   private recorded: Promise<void> | undefined;
+  private readonly activity: TurnActivity = { wrote: false, lingers: false };
+  private hooks: LoopDeps["hooks"];
 
   constructor(private readonly port: CheckpointPort | undefined) {}
 
@@ -64,13 +105,30 @@ export class PromptCheckpoint {
   }
 
   private start(): Promise<number | undefined> {
-    this.snapshot ??= this.port?.startPrompt() ?? Promise.resolve(undefined);
+    if (!this.snapshot) {
+      const read = Promise.withResolvers<void>();
+      this.snapshot = this.port?.startPrompt(read.resolve) ?? Promise.resolve(undefined);
+      const settled = this.snapshot.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.captured = Promise.race([read.promise, settled]);
+    }
     return this.snapshot;
+  }
+
+  /** Once the snapshot (started now if it was not) has read the files. */
+  private filesRead(): Promise<void> {
+    this.start();
+    return this.captured ?? Promise.resolve();
   }
 
   /** Before a step that may change a file ahead of the first request (a command's `!` lines, UserPromptSubmit hooks). */
   async ready(): Promise<void> {
-    if (this.port) this.taken ??= await this.start();
+    if (!this.port) return;
+    this.activity.wrote = true;
+    this.activity.lingers = true;
+    this.taken ??= await this.start();
   }
 
   /** The prompt was not sent: nothing to rewind to. */
@@ -95,13 +153,22 @@ export class PromptCheckpoint {
     return this.recorded;
   }
 
-  /** The turn's loop dependencies: the snapshot starts behind its first request; tools and Stop hooks wait for it. */
+  /**
+   * The turn's loop dependencies: the snapshot starts behind its first request; tools that may
+   * write and Stop hooks wait until it has read the files, not for its trees or its record (a
+   * process killed in those few milliseconds loses this prompt's checkpoint, never a file).
+   */
   deps(loopDeps: LoopDeps): LoopDeps {
     if (!this.port) return loopDeps;
+    this.hooks = loopDeps.hooks;
     return afterSnapshot(
       loopDeps,
-      () => this.recording(),
+      () => {
+        void this.recording();
+        return this.filesRead();
+      },
       () => void this.recording(),
+      this.activity,
     );
   }
 
@@ -109,12 +176,16 @@ export class PromptCheckpoint {
   finish(): Promise<void> {
     const port = this.port;
     if (!port || !this.describe) return Promise.resolve();
+    // Any hook at all may have been at work outside the loop (a SessionStart hook left running).
+    const hooks = this.hooks;
+    if (hooks && FIRED_EVENTS.some((event) => hooks.hasHooks(event))) this.activity.lingers = true;
+    const activity = { ...this.activity };
     // Tracked, so that whoever waits for the port's snapshots (the list of prompts) waits for this one too.
     return port.track(
       this.recording()
         .catch(() => undefined)
         .then(async () => {
-          if (this.taken !== undefined) await port.afterTurn(this.taken);
+          if (this.taken !== undefined) await port.afterTurn(this.taken, activity);
         }),
     );
   }

@@ -83,9 +83,11 @@ export class SessionCheckpoints {
   /**
    * Before prompt `prompt` is sent: the project's tree and those of the added folders `roots`
    * (real paths) as they are now. An added folder that cannot be snapshot is left out and named.
+   * `captured` is called once the files have been read (the trees are still being written).
    */
-  async beforePrompt(prompt: number, roots: readonly string[] = []): Promise<{ record: CheckpointRecord; failures: Map<string, string> }> {
-    const snapshot = await this.trees.snapshot(roots);
+  async beforePrompt(prompt: number, roots: readonly string[] = [], captured?: () => void): Promise<{ record: CheckpointRecord; failures: Map<string, string> }> {
+    // Since the previous turn's end (or session) only the user was at work, if anyone.
+    const snapshot = await this.trees.snapshot(roots, { likelyUnchanged: true, ...(captured ? { captured } : {}) });
     const record: CheckpointRecord = { prompt, before: snapshot.trees, at: this.now().toISOString(), ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}) };
     this.records = [...this.records.filter((item) => item.prompt !== prompt), record].slice(-this.keep);
     this.save();
@@ -99,7 +101,7 @@ export class SessionCheckpoints {
 
   /** The trees as they are now, of the roots the records from `index` on hold. */
   private async current(index: number): Promise<Trees> {
-    return (await this.trees.snapshot(this.rootsFrom(index).filter((root) => root !== PROJECT_ROOT))).trees;
+    return (await this.trees.snapshot(this.rootsFrom(index).filter((root) => root !== PROJECT_ROOT), { likelyUnchanged: true })).trees;
   }
 
   /** What is known of the prompt once it is sent (its text, its place in the transcript). */
@@ -149,11 +151,16 @@ export class SessionCheckpoints {
     return out;
   }
 
-  /** When the turn of prompt `prompt` ended: what it left, so later hand edits can be told apart. */
-  async afterTurn(prompt: number): Promise<void> {
+  /**
+   * When the turn of prompt `prompt` ended: what it left, so later hand edits can be told apart.
+   * `unchanged`: nothing but the user could have changed a file since the prompt's snapshot (the
+   * turn only read), so the turn left the files as they were then, and no git runs.
+   * `likelyUnchanged`: the turn itself changed nothing, but something it cannot see might have.
+   */
+  async afterTurn(prompt: number, turn: { unchanged?: boolean; likelyUnchanged?: boolean } = {}): Promise<void> {
     const record = this.records.find((item) => item.prompt === prompt);
     if (!record) return;
-    record.after = (await this.trees.snapshot(Object.keys(record.before))).trees;
+    record.after = turn.unchanged ? { ...record.before } : (await this.trees.snapshot(Object.keys(record.before), { likelyUnchanged: turn.likelyUnchanged === true })).trees;
     this.save();
   }
 

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SimpleGit } from "simple-git";
 import { gitEnvironment } from "../../util/git-environment.ts";
+import { canWriteGitDir, createGitDir } from "./git-dir.ts";
 
 export interface ShadowRepoOptions {
   /** The working directory (the work tree). */
@@ -32,6 +33,13 @@ export interface Snapshot {
   tree: string;
   /** Files left out for their size, relative to the work tree. */
   skipped: string[];
+}
+
+export interface SnapshotOptions {
+  /** Nothing is expected to have changed since the last snapshot (only the user, or nobody, was at work). */
+  likelyUnchanged?: boolean;
+  /** Called once the work tree has been read: a file changed from then on is not in this snapshot (writing its tree reads only the index). */
+  captured?: () => void;
 }
 
 export interface TreeChange {
@@ -57,8 +65,6 @@ export class ShadowRepo {
   private async client(): Promise<SimpleGit> {
     if (this.git) return this.git;
     const { gitDir, workTree } = this.options;
-    const fresh = !existsSync(join(gitDir, "HEAD"));
-    if (fresh) await mkdir(gitDir, { recursive: true });
     // Nothing of the user's environment but PATH: no GIT_DIR of theirs, no global config.
     const prepared = gitEnvironment({
       PATH: this.options.path,
@@ -76,14 +82,19 @@ export class ShadowRepo {
       GIT_TRACE: "2",
       GIT_AUTHOR_NAME: "clew", GIT_AUTHOR_EMAIL: "clew@localhost", GIT_COMMITTER_NAME: "clew", GIT_COMMITTER_EMAIL: "clew@localhost",
     });
+    const fresh = !existsSync(join(gitDir, "HEAD")) && !(canWriteGitDir && createGitDir(gitDir));
+    if (fresh) await mkdir(gitDir, { recursive: true });
     const { simpleGit } = await import("simple-git");
     // Run from `/`, which always exists (the work tree may have been deleted whole) and is never
     // below the work tree's top (a git dir inside the work tree, e.g. clew's state in an added home
-    // folder, would make git see only what lies under it): paths are taken from the top.
-    const git = simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
+    // folder, would make git see only what lies under it): paths are taken from the top. The
+    // "unsafe" settings are the safe ones here: hooks and fsmonitor off, an empty init template.
+    const git = simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeTemplateDir: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
     if (fresh) {
-      await git.raw(["init", "--quiet"]);
+      // No template: nothing of git's sample hooks or description is copied.
+      await git.raw(["init", "--quiet", "--template="]);
       // The shadow repository tracks files, not history: no reflogs, no per-user excludes.
+      await mkdir(join(gitDir, "info"), { recursive: true });
       await writeFile(join(gitDir, "info", "exclude"), "", { flag: "a" });
     }
     await this.excludeNested();
@@ -100,21 +111,45 @@ export class ShadowRepo {
   }
 
   /**
-   * The work tree as it is now (≈ `git add -A && git write-tree`). New files and files whose
-   * stat differs from the index are listed first, side by side; when there are none — the usual
-   * case before a prompt — `add`, the slowest step, is skipped.
+   * The work tree as it is now (≈ `git add -A && git write-tree`). New files are listed first
+   * (for the limits) while the tracked ones are looked at, side by side; see `tracked`.
    */
-  async snapshot(): Promise<Snapshot> {
-    if (!existsSync(this.options.workTree)) return { tree: EMPTY_TREE, skipped: [] };
+  async snapshot(options: SnapshotOptions = {}): Promise<Snapshot> {
+    if (!existsSync(this.options.workTree)) {
+      options.captured?.();
+      return { tree: EMPTY_TREE, skipped: [] };
+    }
     const git = await this.client();
-    const [untracked, dirty] = await Promise.all([git.raw(["ls-files", "--others", "--exclude-standard", "-z"]), git.raw(["diff-files", "--name-only", "-z"])]);
+    const [untracked, tracked] = await Promise.all([git.raw(["ls-files", "--others", "--exclude-standard", "-z"]), this.tracked(git, options)]);
     const listed = untracked.split("\0").filter((path) => path !== "");
     const skipped = await this.excludeLargeNewFiles(listed);
-    const changed = [...new Set([...listed.filter((path) => !skipped.includes(path)), ...dirty.split("\0").filter((path) => path !== "")])];
+    const changed = [...new Set([...listed.filter((path) => !skipped.includes(path)), ...tracked.dirty])];
     // Naming the paths spares `add` a second walk of the whole tree; past a few thousand, one walk is cheaper.
     if (changed.length > 0) await git.raw(["add", "--all", "--", ...(changed.length <= MAX_NAMED_PATHS ? changed : ["."])]);
-    const tree = (await git.raw(["write-tree"])).trim();
-    return { tree, skipped };
+    options.captured?.();
+    if (changed.length === 0 && tracked.tree !== undefined) return { tree: tracked.tree, skipped };
+    return { tree: await writeTree(git), skipped };
+  }
+
+  /**
+   * The tracked files, beside the listing of new ones. Before the first `add` there are none.
+   * When nothing is expected to have changed, those whose stat differs from the index are listed
+   * (to be added by name) and the index's tree is written as a guess, right if the lists are
+   * empty: one round of git. Otherwise they are brought up to date at once (no size limit applies
+   * to a tracked file), so a turn that created no file costs two rounds, not three.
+   */
+  private async tracked(git: SimpleGit, options: SnapshotOptions): Promise<{ dirty: string[]; tree?: string }> {
+    if (!existsSync(join(this.options.gitDir, "index"))) return { dirty: [] };
+    if (!options.likelyUnchanged) {
+      await git.raw(["add", "--update"]);
+      return { dirty: [] };
+    }
+    const [dirty, tree] = await Promise.all([
+      git.raw(["diff-files", "--name-only", "-z"]),
+      // If it fails (another session's `add` holds the index lock), the tree is written after the listing as usual.
+      writeTree(git).catch(() => undefined),
+    ]);
+    return { dirty: dirty.split("\0").filter((path) => path !== ""), ...(tree !== undefined ? { tree } : {}) };
   }
 
   /**
@@ -194,6 +229,10 @@ export class ShadowRepo {
     }
     if (present.length > 0) await git.raw(["checkout", tree, "--", ...present]);
   }
+}
+
+async function writeTree(git: SimpleGit): Promise<string> {
+  return (await git.raw(["write-tree"])).trim();
 }
 
 /** A path as an exclude pattern that matches just it. */

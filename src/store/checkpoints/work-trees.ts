@@ -7,7 +7,7 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import type { ShadowRepo, TreeChange } from "./shadow-repo.ts";
+import type { ShadowRepo, SnapshotOptions, TreeChange } from "./shadow-repo.ts";
 
 /** The root of the project folder in a checkpoint's trees. */
 export const PROJECT_ROOT = ".";
@@ -82,10 +82,24 @@ export class WorkTrees {
     return root === PROJECT_ROOT ? file : join(root, file);
   }
 
-  /** Every root's tree now, side by side. The project's failure throws; an added folder's is returned. */
-  async snapshot(roots: readonly string[]): Promise<TreesSnapshot> {
+  /**
+   * Every root's tree now, side by side. The project's failure throws; an added folder's is
+   * returned. `options.captured` is called once every root's work tree has been read (or failed).
+   */
+  async snapshot(roots: readonly string[], options: SnapshotOptions = {}): Promise<TreesSnapshot> {
     const all = [PROJECT_ROOT, ...roots.filter((root) => root !== PROJECT_ROOT)];
-    const settled = await Promise.allSettled(all.map((root) => this.repo(root).snapshot()));
+    let reading = all.length;
+    const settled = await Promise.allSettled(
+      all.map((root) => {
+        let read = false;
+        const done = () => {
+          if (read) return;
+          read = true;
+          if (--reading === 0) options.captured?.();
+        };
+        return this.repo(root).snapshot({ ...options, captured: done }).finally(done);
+      }),
+    );
     const out: TreesSnapshot = { trees: {}, skipped: [], failures: new Map() };
     settled.forEach((result, index) => {
       const root = all[index] ?? PROJECT_ROOT;

@@ -1,0 +1,189 @@
+// Checkpoints as a session takes them, turn by turn, against real tools, files and git — seen
+// through a `git` on PATH that logs each command the shadow repository runs (and can hold them
+// back) before running the real one: a turn that only reads records its end with no git at all;
+// once a shell has run, a reading turn's end is snapshot again (the shell may have left something
+// running); a read runs while the snapshot before its prompt is still held up, and a Bash change
+// made after it is still put back by a rewind; a read with a hook on it waits for the snapshot.
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openSession } from "../../src/app/bootstrap.ts";
+import { parseArgs } from "../../src/cli/args.ts";
+import { sessionFlags } from "../../src/cli/session-flags.ts";
+import { readEnvironment } from "../../src/settings/paths.ts";
+import { reply, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { clewEnv, tempDirectory } from "../helpers/clew-process.ts";
+import { waitFor } from "../helpers/scenario.ts";
+import { writeWorkspace } from "../scenarios/workspaces.ts";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A `git` that logs the subcommand of every shadow-repository command (GIT_DIR set) as it starts and ends, and waits while held. */
+function gitShim() {
+  const dir = tempDirectory("clew-git-shim-");
+  const real = Bun.which("git");
+  if (!real) throw new Error("git is not on PATH");
+  const log = join(dir, "commands.log");
+  const hold = join(dir, "hold");
+  writeFileSync(log, "");
+  mkdirSync(join(dir, "bin"));
+  const script = [
+    "#!/bin/sh",
+    'if [ -n "$GIT_DIR" ]; then',
+    '  sub=""; skip=0',
+    '  for arg in "$@"; do',
+    '    if [ "$skip" = 1 ]; then skip=0; continue; fi',
+    '    case "$arg" in -c) skip=1 ;; -*) ;; *) sub="$arg"; break ;; esac',
+    "  done",
+    `  echo "$sub" >> '${log}'`,
+    // Held at most ~10 s: a snapshot waited for while held fails the test instead of hanging it.
+    `  i=0; while [ -e '${hold}' ] && [ "$i" -lt 1000 ]; do sleep 0.01; i=$((i + 1)); done`,
+    `  '${real}' "$@"; code=$?`,
+    `  echo "done $sub" >> '${log}'`,
+    '  exit "$code"',
+    "fi",
+    `exec '${real}' "$@"`,
+    "",
+  ].join("\n");
+  writeFileSync(join(dir, "bin", "git"), script);
+  chmodSync(join(dir, "bin", "git"), 0o755);
+  return {
+    path: `${join(dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    commandsFile: log,
+    commands: () => readFileSync(log, "utf8").split("\n").filter(Boolean),
+    hold: () => writeFileSync(hold, ""),
+    release: () => rmSync(hold, { force: true }),
+  };
+}
+
+interface StoredRecord {
+  prompt: number;
+  before: Record<string, string>;
+  after?: Record<string, string>;
+}
+
+function records(configDir: string): StoredRecord[] {
+  const projects = join(configDir, "projects");
+  if (!existsSync(projects)) return [];
+  return [...new Bun.Glob("*/*/checkpoints.json").scanSync(projects)].flatMap((path) => (JSON.parse(readFileSync(join(projects, path), "utf8")) as { checkpoints: StoredRecord[] }).checkpoints);
+}
+
+async function open(dir: string, configDir: string, path: string, script: ScriptStep[]) {
+  server = await startFakeAnthropic({ script });
+  const env = readEnvironment(clewEnv({ cwd: dir, configDir, baseURL: server.url, env: { PATH: path } }), dir);
+  const reports: string[] = [];
+  const session = await openSession({ ...sessionFlags(parseArgs(["-p", "--permission-mode", "bypassPermissions"]), env, "0.0.0-test"), persist: true, report: (line) => reports.push(line) });
+  return { session, reports };
+}
+
+const quiet = () => undefined;
+
+describe("checkpoints turn by turn", () => {
+  test("a turn that only reads records its end as its start with no git; after a shell ran, a reading turn's end is snapshot", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n", "src/b.ts": "export const b = 1;\n" });
+    const configDir = tempDirectory("clew-ckpt-turns-config-");
+    const git = gitShim();
+    // What the shadow repository had run when each turn's last answer was asked for (its snapshot before the prompt long done).
+    const atLastAnswer: string[][] = [];
+    const lastAnswer = (prompt: number, text: string): ScriptStep => async () => {
+      await waitFor(() => records(configDir).some((record) => record.prompt === prompt), `the checkpoint of prompt ${prompt}`);
+      atLastAnswer.push(git.commands());
+      return reply().text(text);
+    };
+    const { session, reports } = await open(dir, configDir, git.path, [
+      reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+      reply().toolUse("Grep", { pattern: "export", path: dir }).toolUse("Glob", { pattern: "**/*.ts", path: dir }),
+      lastAnswer(1, "Read them."),
+      reply().toolUse("Bash", { command: "echo two > a.txt" }),
+      lastAnswer(2, "Changed a."),
+      reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+      lastAnswer(3, "Read a again."),
+    ]);
+    const signal = new AbortController().signal;
+    // The end of turn `prompt` recorded (behind the turn), its git run.
+    const ended = (prompt: number) => waitFor(() => records(configDir).find((record) => record.prompt === prompt && record.after !== undefined), `the end of turn ${prompt}`);
+
+    await session.runTurn("read", quiet, signal);
+    await ended(1);
+    expect(git.commands()).toEqual(atLastAnswer[0] ?? []);
+    const [first] = records(configDir);
+    expect(first?.after).toEqual(first?.before ?? {});
+
+    await session.runTurn("change a", quiet, signal);
+    await ended(2);
+    expect(git.commands().length).toBeGreaterThan(atLastAnswer[1]?.length ?? 0);
+    const second = records(configDir)[1];
+    expect(second?.after).not.toEqual(second?.before ?? {});
+
+    await session.runTurn("read again", quiet, signal);
+    await ended(3);
+    expect(git.commands().length).toBeGreaterThan(atLastAnswer[2]?.length ?? 0);
+    const third = records(configDir)[2];
+    expect(third?.after).toEqual(third?.before ?? {});
+
+    expect(reports).toEqual([]);
+    // The records still rewind: back to before the second prompt, a.txt is as the first turn left it.
+    expect((await session.rewindFiles(2)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\n");
+    await session.close();
+  }, 60_000);
+
+  test("a read runs while the snapshot before its prompt is held up; a Bash change after it is still put back by a rewind", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const configDir = tempDirectory("clew-ckpt-turns-config-");
+    const git = gitShim();
+    git.hold();
+    let whileHeld: { read: string | undefined; finished: string[] } | undefined;
+    const { session, reports } = await open(dir, configDir, git.path, [
+      reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+      (request) => {
+        whileHeld = { read: toolResults(request)[0]?.text, finished: git.commands().filter((line) => line.startsWith("done ")) };
+        git.release();
+        return reply().toolUse("Bash", { command: "echo changed > a.txt && echo new > b.txt" });
+      },
+      reply().text("Done."),
+    ]);
+    await session.runTurn("change a", quiet, new AbortController().signal);
+
+    // The Read's result came back before any git command of the snapshot had finished: before it read the files.
+    expect(whileHeld).toEqual({ read: expect.stringContaining("alpha"), finished: [] });
+    expect(git.commands()).toContain("done write-tree");
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("changed\n");
+    expect(await session.rewindFiles(1)).toEqual({ prompt: 1, text: "change a", scope: "code", dryRun: false, files: { restored: ["a.txt"], removed: ["b.txt"], kept: [] } });
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\n");
+    expect(existsSync(join(dir, "b.txt"))).toBe(false);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+  test("a read with a PreToolUse hook waits for the snapshot: the hook's file is put back by a rewind", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const configDir = tempDirectory("clew-ckpt-turns-config-");
+    const git = gitShim();
+    const hook = join(configDir, "before-read.sh");
+    // What the snapshot had finished when the hook ran, and a file of the hook's own.
+    writeFileSync(hook, `#!/bin/sh\ncat > /dev/null\ngrep '^done ' '${git.commandsFile}' > '${join(configDir, "seen-by-hook")}'\necho hooked > "$CLAUDE_PROJECT_DIR/hooked.txt"\n`);
+    chmodSync(hook, 0o755);
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: hook }] }] } }));
+    git.hold();
+    const { session, reports } = await open(dir, configDir, git.path, [
+      () => {
+        // Long enough for a read that did not wait to run its hook while git is held.
+        setTimeout(git.release, 500);
+        return reply().toolUse("Read", { file_path: join(dir, "a.txt") });
+      },
+      reply().text("Read it."),
+    ]);
+    await session.runTurn("read a", quiet, new AbortController().signal);
+
+    expect(readFileSync(join(configDir, "seen-by-hook"), "utf8")).toContain("done ls-files");
+    expect(readFileSync(join(dir, "hooked.txt"), "utf8")).toBe("hooked\n");
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: [], removed: ["hooked.txt"], kept: [] });
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+});
