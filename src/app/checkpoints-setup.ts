@@ -56,6 +56,8 @@ export interface CheckpointPort {
   afterTurn(prompt: number, activity?: TurnActivity): Promise<void>;
   /** Loaded on first use (rewind, the list of prompts). */
   load(): Promise<SessionCheckpoints>;
+  /** Loads the code snapshots need, git's library included, so the first one starts at once; no git runs, nothing is written. */
+  prepare(): Promise<void>;
   /** Resolves once every snapshot asked for so far is taken (they run one at a time, in order), tracked work included. */
   settled(): Promise<void>;
   /** Work that will ask for snapshots once something else is done (a turn's end behind its record): `settled()` waits for it too. */
@@ -130,6 +132,9 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
       await guarded((checkpoints) => checkpoints.afterTurn(prompt, onlyRead && !lingering ? { unchanged: true } : { likelyUnchanged: onlyRead }));
     },
     load,
+    prepare: async () => {
+      await Promise.all([load(), import("../store/checkpoints/shadow-repo.ts").then(({ loadGit }) => loadGit())]).catch(() => undefined);
+    },
     settled: async () => {
       // Tracked work may queue more as it goes: wait until nothing is left of either.
       for (let seen: Promise<unknown> | undefined; seen !== queue || tracked.size > 0; ) {

@@ -33,7 +33,7 @@ const NEVER_BESIDE_A_READ = new Set<FiredHookEvent>(["Stop", "UserPromptSubmit",
  * Loop dependencies whose tool calls and hooks wait for `ready()` — but for calls that only read
  * — and whose first request calls `started()` once it is out. `activity` learns what ran.
  */
-function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: () => void, activity: TurnActivity): LoopDeps {
+function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: () => void, activity: TurnActivity, prepare: () => void): LoopDeps {
   // A failed snapshot was already reported by the checkpoints port; the turn goes on.
   const settled = () => ready().then(
     () => undefined,
@@ -44,7 +44,13 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: (
   const hookedBeside = (name: string) =>
     hooks !== undefined && FIRED_EVENTS.some((event) => !NEVER_BESIDE_A_READ.has(event) && (TOOL_EVENTS.has(event) && hooks.hasHooksFor ? hooks.hasHooksFor(event, name) : hooks.hasHooks(event)));
   const onlyReads = (name: string) => READS_ONLY.has(name) && tools.isReadOnly(name) && !hookedBeside(name);
+  let prepared = false;
   const streamThenStart: StreamFn = async function* (request, signal) {
+    if (!prepared) {
+      prepared = true;
+      // Once the request is on its way, its flight is idle time: the snapshot's code is loaded then.
+      setImmediate(prepare);
+    }
     let first = true;
     for await (const event of stream(request, signal)) {
       if (first) {
@@ -167,8 +173,10 @@ export class PromptCheckpoint {
         void this.recording();
         return this.filesRead();
       },
-      () => void this.recording(),
+      // Once the events in hand are dealt with: a reply that arrived whole has its first tool started first.
+      () => void setImmediate(() => void this.recording()),
       this.activity,
+      () => void this.port?.prepare(),
     );
   }
 

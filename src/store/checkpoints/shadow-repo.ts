@@ -57,6 +57,11 @@ const MAX_NAMED_PATHS = 1_000;
 /** Safety settings on every command: nothing of the user's configuration may run code here. */
 const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.autocrlf=false", "core.safecrlf=false", "core.quotepath=false", "gc.auto=0", "maintenance.auto=false", "core.untrackedCache=true", "advice.detachedHead=false"];
 
+/** Loads simple-git ahead of the first snapshot (while a request is in flight); nothing runs. */
+export function loadGit(): Promise<unknown> {
+  return import("simple-git");
+}
+
 export class ShadowRepo {
   private git?: SimpleGit;
 

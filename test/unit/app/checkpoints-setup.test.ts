@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionCheckpoints } from "../../../src/app/checkpoints-setup.ts";
 import { tempDirectory } from "../../helpers/clew-process.ts";
@@ -16,6 +16,17 @@ describe("sessionCheckpoints", () => {
   test("off when fileCheckpointingEnabled is false", () => {
     const f = folders();
     expect(sessionCheckpoints({ enabled: false, projectDir: f.projectDir, stateDir: f.stateDir, sessionId: "s1", path: process.env.PATH ?? "", report: () => {} })).toBeUndefined();
+  });
+
+  test("preparing loads the code only: no repository, no record, no git run", async () => {
+    const f = folders();
+    const lines: string[] = [];
+    // No git on this PATH: a git run would fail and be reported.
+    const port = sessionCheckpoints({ enabled: true, projectDir: f.projectDir, stateDir: f.stateDir, sessionId: "s1", path: join(f.root, "no-git-here"), report: (line) => lines.push(line) });
+    await port?.prepare();
+    expect(existsSync(f.stateDir)).toBe(false);
+    expect(lines).toEqual([]);
+    expect(port?.failure).toBeUndefined();
   });
 
   test("a checkpoint that cannot be taken is reported once and the session goes on without them", async () => {
