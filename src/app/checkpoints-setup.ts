@@ -69,6 +69,9 @@ export interface CheckpointPort {
 export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | undefined {
   if (!input.enabled) return undefined;
   let loading: Promise<SessionCheckpoints> | undefined;
+  // Once something that may outlive its turn ran (a background shell, a helper, a hook), a turn
+  // that only read may still end with files changed: from then on every turn's end is snapshot.
+  let lingering = false;
   let failure: string | undefined;
   const load = (): Promise<SessionCheckpoints> => {
     loading ??= (async () => {
@@ -77,7 +80,10 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
         root === PROJECT_ROOT
           ? new ShadowRepo({ ...input.limits, workTree: input.projectDir, gitDir: join(input.stateDir, "checkpoints.git"), path: input.path })
           : new ShadowRepo({ ...input.limits, workTree: root, gitDir: join(input.stateDir, "checkpoints", shadowName(root)), path: input.path, exclude: nestedExclusions(root, [input.projectDir, input.stateDir]) });
-      return new SessionCheckpoints(new WorkTrees(open), join(input.stateDir, input.sessionId, "checkpoints.json"), input.keep);
+      const checkpoints = new SessionCheckpoints(new WorkTrees(open), join(input.stateDir, input.sessionId, "checkpoints.json"), input.keep);
+      // A resumed session: what its earlier processes started may still be running.
+      if (checkpoints.list().length > 0) lingering = true;
+      return checkpoints;
     })();
     return loading;
   };
@@ -99,9 +105,6 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     return run;
   };
   const tracked = new Set<Promise<unknown>>();
-  // Once something that may outlive its turn ran (a background shell, a helper, a hook), a turn
-  // that only read may still end with files changed: from then on every turn's end is snapshot.
-  let lingering = false;
   // An added folder that cannot be snapshot (too many files, unreadable) is said once and left out; the others go on.
   const leftOut = new Set<string>();
   const snapshot = async (checkpoints: SessionCheckpoints, prompt: number, captured?: () => void): Promise<number> => {

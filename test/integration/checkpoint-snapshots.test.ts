@@ -1,6 +1,8 @@
 // Snapshots that name the changed paths to `git add` (instead of walking the tree twice) still see
 // every change: names git would read as pathspec magic or globs, a touched but unchanged file, a
-// file replaced by a folder, and a snapshot with nothing changed giving the same tree.
+// file replaced by a folder, and a snapshot with nothing changed giving the same tree; the same
+// as before a prompt (the index's tree written beside the listing); another session's command
+// holding the shared index's lock is waited for, and one left behind fails it with git's own words.
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,8 +13,9 @@ function setup() {
   const root = tempDirectory("clew-snap-");
   const dir = join(root, "work");
   mkdirSync(dir);
-  const repo = new ShadowRepo({ workTree: dir, gitDir: join(root, "shadow.git"), path: process.env.PATH ?? "/usr/bin:/bin" });
-  return { dir, repo, write: (path: string, text: string) => writeFileSync(join(dir, path), text) };
+  const gitDir = join(root, "shadow.git");
+  const repo = new ShadowRepo({ workTree: dir, gitDir, path: process.env.PATH ?? "/usr/bin:/bin" });
+  return { dir, gitDir, repo, write: (path: string, text: string) => writeFileSync(join(dir, path), text) };
 }
 
 describe("shadow repository snapshots", () => {
@@ -48,5 +51,37 @@ describe("shadow repository snapshots", () => {
     expect(readFileSync(join(s.dir, "becomes-dir"), "utf8")).toBe("file\n");
     expect(readFileSync(join(s.dir, "starX.txt"), "utf8")).toBe("kept\n");
     expect((await s.repo.snapshot()).tree).toBe(first.tree);
+  }, 30_000);
+
+  test("as before a prompt: nothing changed gives the same tree, a change is still seen", async () => {
+    const s = setup();
+    s.write("a.txt", "alpha\n");
+    const first = await s.repo.snapshot();
+    expect(await s.repo.snapshot({ likelyUnchanged: true })).toEqual(first);
+    s.write("a.txt", "alpha, changed\n");
+    s.write("new.txt", "new\n");
+    const second = await s.repo.snapshot({ likelyUnchanged: true });
+    expect((await s.repo.changes(first.tree, second.tree)).map((change) => `${change.status} ${change.path}`).sort()).toEqual(["A new.txt", "M a.txt"]);
+    expect(await s.repo.snapshot()).toEqual(second);
+  }, 30_000);
+
+  test("another session's command holding the shared index's lock is waited for; a lock left behind is named", async () => {
+    const s = setup();
+    s.write("a.txt", "alpha\n");
+    const first = await s.repo.snapshot();
+    s.write("a.txt", "alpha, changed\n");
+    const lock = join(s.gitDir, "index.lock");
+    writeFileSync(lock, "");
+    setTimeout(() => rmSync(lock), 100);
+    const second = await s.repo.snapshot();
+    expect(await s.repo.changes(first.tree, second.tree)).toEqual([{ status: "M", path: "a.txt" }]);
+    // A lock left behind (a git that crashed) fails the snapshot with git's own words, not its trace.
+    writeFileSync(lock, "");
+    s.write("a.txt", "alpha, again\n");
+    const failed = await s.repo.snapshot().then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message.split("\n")[0] : String(error)),
+    );
+    expect(failed).toBe(`fatal: Unable to create '${lock}': File exists.`);
   }, 30_000);
 });

@@ -1,8 +1,8 @@
 // Checkpoints as a session takes them, turn by turn, against real tools, files and git — seen
 // through a `git` on PATH that logs each command the shadow repository runs (and can hold them
 // back) before running the real one: a turn that only reads records its end with no git at all;
-// once a shell has run, a reading turn's end is snapshot again (the shell may have left something
-// running); a read runs while the snapshot before its prompt is still held up, and a Bash change
+// once a shell has run, or in a resumed session, a reading turn's end is snapshot again (something
+// may have been left running); a read runs while the snapshot before its prompt is still held up, and a Bash change
 // made after it is still put back by a rewind; a read with a hook on it waits for the snapshot.
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -72,11 +72,12 @@ function records(configDir: string): StoredRecord[] {
   return [...new Bun.Glob("*/*/checkpoints.json").scanSync(projects)].flatMap((path) => (JSON.parse(readFileSync(join(projects, path), "utf8")) as { checkpoints: StoredRecord[] }).checkpoints);
 }
 
-async function open(dir: string, configDir: string, path: string, script: ScriptStep[]) {
+async function open(dir: string, configDir: string, path: string, script: ScriptStep[], resume?: string) {
+  await server?.close();
   server = await startFakeAnthropic({ script });
   const env = readEnvironment(clewEnv({ cwd: dir, configDir, baseURL: server.url, env: { PATH: path } }), dir);
   const reports: string[] = [];
-  const session = await openSession({ ...sessionFlags(parseArgs(["-p", "--permission-mode", "bypassPermissions"]), env, "0.0.0-test"), persist: true, report: (line) => reports.push(line) });
+  const session = await openSession({ ...sessionFlags(parseArgs(["-p", "--permission-mode", "bypassPermissions"]), env, "0.0.0-test"), persist: true, report: (line) => reports.push(line), ...(resume ? { resume: { kind: "id" as const, id: resume } } : {}) });
   return { session, reports };
 }
 
@@ -130,6 +131,33 @@ describe("checkpoints turn by turn", () => {
     expect((await session.rewindFiles(2)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\n");
     await session.close();
+  }, 60_000);
+
+  test("a resumed session's reading turn is snapshot at its end: what its earlier process started may still run", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const configDir = tempDirectory("clew-ckpt-turns-config-");
+    const git = gitShim();
+    const atLastAnswer: string[][] = [];
+    const lastAnswer = (prompt: number): ScriptStep => async () => {
+      await waitFor(() => records(configDir).some((record) => record.prompt === prompt), `the checkpoint of prompt ${prompt}`);
+      atLastAnswer.push(git.commands());
+      return reply().text("Read it.");
+    };
+    const read = reply().toolUse("Read", { file_path: join(dir, "a.txt") });
+    const first = await open(dir, configDir, git.path, [read, lastAnswer(1)]);
+    await first.session.runTurn("read", quiet, new AbortController().signal);
+    await first.session.close();
+    expect(git.commands()).toEqual(atLastAnswer[0] ?? []);
+
+    const resumed = await open(dir, configDir, git.path, [read, lastAnswer(2)], first.session.info.sessionId);
+    await resumed.session.runTurn("read again", quiet, new AbortController().signal);
+    await resumed.session.close();
+    expect(git.commands().length).toBeGreaterThan(atLastAnswer[1]?.length ?? 0);
+    expect(records(configDir).map((record) => [record.prompt, record.after])).toEqual([
+      [1, records(configDir)[0]?.before],
+      [2, records(configDir)[1]?.before],
+    ]);
+    expect([...first.reports, ...resumed.reports]).toEqual([]);
   }, 60_000);
 
   test("a read runs while the snapshot before its prompt is held up; a Bash change after it is still put back by a rewind", async () => {

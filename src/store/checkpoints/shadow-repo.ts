@@ -52,6 +52,8 @@ export interface TreeChange {
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_NEW_FILES = 100_000;
+/** Attempts of a command that writes the index while another holds its lock (about half a second in all). */
+const LOCK_TRIES = 10;
 /** Changed paths given to `add` by name up to this many (an argument list stays well under the OS limit). */
 const MAX_NAMED_PATHS = 1_000;
 /** Safety settings on every command: nothing of the user's configuration may run code here. */
@@ -97,7 +99,7 @@ export class ShadowRepo {
     const git = simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeTemplateDir: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
     if (fresh) {
       // No template: nothing of git's sample hooks or description is copied.
-      await git.raw(["init", "--quiet", "--template="]);
+      await run(git, ["init", "--quiet", "--template="]);
       // The shadow repository tracks files, not history: no reflogs, no per-user excludes.
       await mkdir(join(gitDir, "info"), { recursive: true });
       await writeFile(join(gitDir, "info", "exclude"), "", { flag: "a" });
@@ -125,15 +127,15 @@ export class ShadowRepo {
       return { tree: EMPTY_TREE, skipped: [] };
     }
     const git = await this.client();
-    const [untracked, tracked] = await Promise.all([git.raw(["ls-files", "--others", "--exclude-standard", "-z"]), this.tracked(git, options)]);
+    const [untracked, tracked] = await Promise.all([run(git, ["ls-files", "--others", "--exclude-standard", "-z"]), this.tracked(git, options)]);
     const listed = untracked.split("\0").filter((path) => path !== "");
     const skipped = await this.excludeLargeNewFiles(listed);
     const changed = [...new Set([...listed.filter((path) => !skipped.includes(path)), ...tracked.dirty])];
     // Naming the paths spares `add` a second walk of the whole tree; past a few thousand, one walk is cheaper.
-    if (changed.length > 0) await git.raw(["add", "--all", "--", ...(changed.length <= MAX_NAMED_PATHS ? changed : ["."])]);
+    if (changed.length > 0) await locking(git, ["add", "--all", "--", ...(changed.length <= MAX_NAMED_PATHS ? changed : ["."])]);
     options.captured?.();
     if (changed.length === 0 && tracked.tree !== undefined) return { tree: tracked.tree, skipped };
-    return { tree: await writeTree(git), skipped };
+    return { tree: (await locking(git, ["write-tree"])).trim(), skipped };
   }
 
   /**
@@ -146,13 +148,16 @@ export class ShadowRepo {
   private async tracked(git: SimpleGit, options: SnapshotOptions): Promise<{ dirty: string[]; tree?: string }> {
     if (!existsSync(join(this.options.gitDir, "index"))) return { dirty: [] };
     if (!options.likelyUnchanged) {
-      await git.raw(["add", "--update"]);
+      await locking(git, ["add", "--update"]);
       return { dirty: [] };
     }
     const [dirty, tree] = await Promise.all([
-      git.raw(["diff-files", "--name-only", "-z"]),
+      run(git, ["diff-files", "--name-only", "-z"]),
       // If it fails (another session's `add` holds the index lock), the tree is written after the listing as usual.
-      writeTree(git).catch(() => undefined),
+      git.raw(["write-tree"]).then(
+        (out) => out.trim(),
+        () => undefined,
+      ),
     ]);
     return { dirty: dirty.split("\0").filter((path) => path !== ""), ...(tree !== undefined ? { tree } : {}) };
   }
@@ -182,7 +187,7 @@ export class ShadowRepo {
   async changes(from: string, to: string): Promise<TreeChange[]> {
     if (from === to) return [];
     const git = await this.client();
-    const out = await git.raw(["diff-tree", "-r", "--no-renames", "--name-status", "-z", from, to]);
+    const out = await run(git, ["diff-tree", "-r", "--no-renames", "--name-status", "-z", from, to]);
     const parts = out.split("\0");
     const changes: TreeChange[] = [];
     for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -198,7 +203,7 @@ export class ShadowRepo {
   async lineChanges(from: string, to: string): Promise<Array<{ path: string; added: number; removed: number }>> {
     if (from === to) return [];
     const git = await this.client();
-    const out = await git.raw(["diff-tree", "-r", "--no-renames", "--numstat", "-z", from, to]);
+    const out = await run(git, ["diff-tree", "-r", "--no-renames", "--numstat", "-z", from, to]);
     return out
       .split("\0")
       .filter((line) => line !== "")
@@ -216,12 +221,12 @@ export class ShadowRepo {
     if (paths.length === 0) return;
     const git = await this.client();
     await mkdir(this.options.workTree, { recursive: true });
-    const inTree = new Set((await git.raw(["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths])).split("\0").filter(Boolean));
+    const inTree = new Set((await run(git, ["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths])).split("\0").filter(Boolean));
     const present = paths.filter((path) => inTree.has(path));
     const absent = paths.filter((path) => !inTree.has(path));
     // Absent paths go first: a file that became a folder (or the other way round) must be out of
     // the way before what the tree holds there is written back.
-    if (absent.length > 0) await git.raw(["rm", "--quiet", "--force", "--ignore-unmatch", "--", ...absent]);
+    if (absent.length > 0) await locking(git, ["rm", "--quiet", "--force", "--ignore-unmatch", "--", ...absent]);
     // An absent path the index did not know (a file created after the last snapshot) is removed by
     // hand, and so are the folders that held only such files.
     const { rm, rmdir } = await import("node:fs/promises");
@@ -232,12 +237,40 @@ export class ShadowRepo {
         if (!removed) break;
       }
     }
-    if (present.length > 0) await git.raw(["checkout", tree, "--", ...present]);
+    if (present.length > 0) await locking(git, ["checkout", tree, "--", ...present]);
   }
 }
 
-async function writeTree(git: SimpleGit): Promise<string> {
-  return (await git.raw(["write-tree"])).trim();
+/**
+ * A command that writes the index, tried again while another's holds its lock: the project's
+ * sessions share this repository, and the other's command takes milliseconds.
+ */
+async function locking(git: SimpleGit, args: string[]): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(git, args);
+    } catch (error) {
+      if (attempt >= LOCK_TRIES || !(error instanceof Error) || !/index\.lock': File exists/.test(error.message)) throw error;
+      await Bun.sleep(10 * attempt);
+    }
+  }
+}
+
+/** A line of git's trace (GIT_TRACE, see `client`): noise in an error, which is git's own message without it. */
+const TRACE_LINE = /^\d{2}:\d{2}:\d{2}\.\d+ \S+:\d+ +trace: /;
+
+async function run(git: SimpleGit, args: string[]): Promise<string> {
+  try {
+    return await git.raw(args);
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    const message = error.message
+      .split("\n")
+      .filter((line) => !TRACE_LINE.test(line))
+      .join("\n")
+      .trim();
+    throw new Error(message || error.message, { cause: error });
+  }
 }
 
 /** A path as an exclude pattern that matches just it. */
