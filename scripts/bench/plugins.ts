@@ -81,7 +81,7 @@ async function readIndexes(input: { configDir: string; cwd: string }): Promise<I
     checkMs,
     plugins: plugins?.ids.filter((plugin) => plugins.admits(plugin.path)).length ?? 0,
     problems: [...(plugins?.problems ?? []), ...late],
-    indexFiles: readdirSync(indexDir).filter((name) => name.startsWith("session-")).sort(),
+    indexFiles: readdirSync(indexDir).filter((name) => name.startsWith("session-") && !name.endsWith(".rest.json")).sort(),
   };
 }
 

@@ -46,7 +46,7 @@ export interface SessionExtensions {
   withHooks: boolean;
   /** Problems to report at start-up (errors). */
   errors: readonly ExtensionProblem[];
-  /** Agent definitions (files and `--agents`), for the Agent tool's list. */
+  /** Agent definitions (files and `--agents`), for the Agent tool's list: one per name, in its order, descriptions on one line. */
   agents: readonly AgentListing[];
 }
 
@@ -71,6 +71,17 @@ const CATALOGUE_HEADER =
 
 const withHeader = (catalogue: string): string => (catalogue ? `${CATALOGUE_HEADER}\n${catalogue}` : "");
 
+/**
+ * The agents as the Agent tool lists them — by name in the user's collation, each description on
+ * one line — worked out when the summary is written, so a start with hundreds of plugin agents
+ * does neither (the collator alone costs about a millisecond to set up).
+ */
+function agentListing(agents: ExtensionRegistry["agents"]): AgentListing[] {
+  return [...agents]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((agent) => ({ name: agent.name, description: agent.description.replace(/\s+/g, " ").trim(), ...(agent.tools ? { tools: [...agent.tools] } : {}) }));
+}
+
 async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsInput): Promise<{ registry: ExtensionRegistry; summary: { catalogue: string; modelInvocable: number; withHooks: boolean; errors: ExtensionProblem[]; agents: AgentListing[] } }> {
   const [{ loadExtensions }, { skillCatalogue }, { agentsFromJson }] = await Promise.all([import("../extensions/load.ts"), import("../extensions/catalogue.ts"), import("../extensions/agents-json.ts")]);
   const extra = input.agentsJson === undefined ? [] : [agentsFromJson(input.agentsJson)];
@@ -83,7 +94,7 @@ async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsIn
       modelInvocable: modelInvocable.length,
       withHooks: registry.invocables.some((item) => item.hooks !== undefined) || registry.agents.some((agent) => agent.hooks !== undefined),
       errors: registry.problems.filter((problem) => problem.severity === "error"),
-      agents: registry.agents.map((agent) => ({ name: agent.name, description: agent.description, ...(agent.tools ? { tools: [...agent.tools] } : {}) })),
+      agents: agentListing(registry.agents),
     },
   };
 }

@@ -14,7 +14,7 @@ import type { PromptPort } from "../hooks/run-prompt.ts";
 import type { HookConfig, HookProblem, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
 import { approveHooks, hooksApproved } from "../settings/hook-approvals.ts";
 import type { LoadedSettings } from "../settings/types.ts";
-import { reportCapped } from "./report-lines.ts";
+import { reportCapped, START_UP_LINES } from "./report-lines.ts";
 
 export interface HooksSetupInput {
   loaded: LoadedSettings;
@@ -59,7 +59,10 @@ export interface HooksSetup {
 export interface DeferredHooks {
   sources: readonly HookSource[];
   events: readonly string[];
+  /** The first start-up lines (at least as many as a start prints) … */
   lines: readonly string[];
+  /** … of this many (when only the first are kept). */
+  lineCount?: number;
 }
 
 /** Compiles the sources once to describe them for a stored record (policy aside: it may change). */
@@ -94,11 +97,15 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
   const fromPlugins = new Set(config.sources.filter((source) => source.origin.kind === "plugin").map((source) => source.id));
   const shown = config.problems.filter((problem) => problem.severity !== "notice");
   for (const problem of shown) if (!fromPlugins.has(problem.sourceId)) input.report(formatHookProblem(problem));
-  reportCapped(
-    input.report,
-    [...shown.filter((problem) => fromPlugins.has(problem.sourceId)).map(formatHookProblem), ...(deferred?.lines ?? [])],
-    (count) => `clew: ${count} more problems in plugins' hooks; /hooks lists every hook with its problem.`,
-  );
+  const pluginLines = [...shown.filter((problem) => fromPlugins.has(problem.sourceId)).map(formatHookProblem), ...(deferred?.lines ?? [])];
+  const more = (count: number) => `clew: ${count} more problems in plugins' hooks; /hooks lists every hook with its problem.`;
+  const total = pluginLines.length - (deferred?.lines.length ?? 0) + (deferred?.lineCount ?? deferred?.lines.length ?? 0);
+  if (total === pluginLines.length) reportCapped(input.report, pluginLines, more);
+  else {
+    // Only the first of the stored lines are at hand: as many as are printed, then the count.
+    input.report(pluginLines.slice(0, START_UP_LINES).join("\n"));
+    input.report(more(total - START_UP_LINES));
+  }
   const trusted = input.loaded.trusted;
   const held = config.sources.filter((source) => source.sharedProject && source.handlerCount > 0);
   let approved = false;

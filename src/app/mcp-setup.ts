@@ -6,7 +6,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ApiTool, StreamFn } from "../model/types.ts";
-import type { McpServerEntry, McpServerState } from "../mcp/types.ts";
+import type { DeferredServers, McpServerEntry, McpServerState } from "../mcp/types.ts";
 import { toolVisibility, type RuleSet } from "../permissions/rules.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
@@ -47,8 +47,11 @@ export interface McpStartInput {
   approve?: McpApprovalPort;
   /** When the servers may start connecting, if not at once (after the first request went out). */
   startAfter?: Promise<void>;
-  /** Enabled plugins' servers (`plugin_<plugin>_<server>`): enabling the plugin was the consent. */
-  pluginServers?: readonly McpServerEntry[];
+  /**
+   * Enabled plugins' servers (`plugin_<plugin>_<server>`): enabling the plugin was the consent.
+   * Their definitions are read once connecting begins (at once when the run waits for its servers).
+   */
+  pluginServers?: DeferredServers;
   /** Asked before a plugin's server starts: false when its folder changed since install. */
   admitPlugin?: (root: string) => boolean;
   /** Servers living in the host process (the Agent SDK's in-process servers), by name: their transport. */
@@ -80,21 +83,37 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   const hostNames = new Set(hosted.map((entry) => entry.name));
   // The host that drives clew named its in-process servers explicitly: they win over configured ones.
   for (const server of config.servers) if (hostNames.has(server.name)) input.report(`clew: MCP server "${server.name}" of ${server.origin} is replaced by the host's in-process server of the same name`);
-  const startable: McpServerEntry[] = [...hosted, ...config.servers.filter((server) => runs(server) && !hostNames.has(server.name)), ...(input.pluginServers ?? []).filter((server) => !taken.has(server.name) && !hostNames.has(server.name))];
+  const startable: McpServerEntry[] = [...hosted, ...config.servers.filter((server) => runs(server) && !hostNames.has(server.name))];
+  const plugins = input.pluginServers;
+  const allNames = plugins?.names ?? [];
+  const pluginNames = taken.size === 0 && hostNames.size === 0 ? allNames : allNames.filter((server) => !taken.has(server.name) && !hostNames.has(server.name));
   const idle = config.servers.filter((server) => !runs(server) && !hostNames.has(server.name)).map(idleState);
   const initErrors = mcpServerInitErrors(config.problems, new Set(config.servers.map((server) => server.name)));
   const notice = input.approve ? undefined : untrustedProjectNotice(config.servers, env.cwd);
   if (notice) input.report(`clew: ${notice}`);
-  if (startable.length === 0) return { initErrors, idle };
-  const servers = startable.some((server) => server.config.type !== "stdio" && server.config.headersHelper)
-    ? await (await import("./mcp-headers.ts")).withHelperHeaders(startable, { trusted: input.loaded.trusted, env: env.childEnv, cwd: env.cwd, report: input.report })
-    : startable;
+  if (startable.length === 0 && pluginNames.length === 0) return { initErrors, idle };
+  const withHeaders = async (entries: McpServerEntry[]): Promise<McpServerEntry[]> =>
+    entries.some((server) => server.config.type !== "stdio" && server.config.headersHelper)
+      ? await (await import("./mcp-headers.ts")).withHelperHeaders(entries, { trusted: input.loaded.trusted, env: env.childEnv, cwd: env.cwd, report: input.report })
+      : entries;
+  const pluginEntries = async (): Promise<McpServerEntry[]> => {
+    if (!plugins || pluginNames.length === 0) return [];
+    const entries = await plugins.entries();
+    if (pluginNames === allNames) return entries;
+    const kept = new Set(pluginNames.map((server) => server.name));
+    return entries.filter((server) => kept.has(server.name));
+  };
   const { McpManager } = await import("../mcp/runtime/manager.ts");
   // Headless has nobody typing meanwhile: give the servers a short, bounded head start so the
   // first request can offer their tools. Interactive sessions never wait; tools appear per turn.
   const blocking = env.mcpConnectionBlocking || (!input.interactive && env.mcpConnectionNonblocking !== true);
+  const startAfter = !blocking ? input.startAfter : undefined;
+  // Not waited for: 600 plugins' definitions are read (and their variables expanded) once the first request is out.
+  const later = startAfter !== undefined && pluginNames.length > 0;
+  const servers = await withHeaders(later ? startable : [...startable, ...(await pluginEntries())]);
   const manager = McpManager.start({
-    ...(!blocking && input.startAfter ? { startAfter: input.startAfter } : {}),
+    ...(startAfter ? { startAfter } : {}),
+    ...(later ? { later: { names: pluginNames, load: async () => withHeaders(await pluginEntries()) } } : {}),
     servers,
     projectDir: env.cwd,
     roots: [env.cwd, ...input.loaded.settings.permissions.additionalDirectories],

@@ -5,20 +5,29 @@
  * folders that never change, so when none of that changed the record still holds; it is written
  * only after every folder in it was checked against its recorded hash, and each folder is checked
  * again (PluginIntegrity) before anything of it is read or run in a session that used the record.
+ *
+ * The record is two files. The front holds what a start needs before its first request, each
+ * plugin's identity written once (600 plugins: ~200 KB to parse); the rest holds the install
+ * hashes, the hooks' contents and the MCP server definitions, read when a plugin is checked (after
+ * the first request, unless something of it is used before), a hook is compiled or a server
+ * starts. The rest is named by its content and opened with the front, so the pair read always
+ * belongs together.
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { ComponentSource } from "../extensions/types.ts";
-import type { HookSource } from "../hooks/types.ts";
-import type { McpServerConfig } from "../mcp/types.ts";
+import type { HookOrigin } from "../hooks/types.ts";
+import type { DeferredServerName, McpServerConfig } from "../mcp/types.ts";
 import type { CheckedPlugin } from "../plugins/install/integrity.ts";
 import type { Environment } from "../settings/paths.ts";
-import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
+import { asciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
+import { START_UP_LINES } from "./report-lines.ts";
 
-const SNAPSHOT_VERSION = 8;
+const SNAPSHOT_VERSION = 13;
 /** Records kept besides the newest (other projects, other enabled sets); older ones are removed. */
 const KEEP = 12;
+const REST_SUFFIX = ".rest.json";
 
 /** A plugin's MCP server checked once (zod) at load: a warm start only expands variables. */
 export interface CheckedServer {
@@ -29,47 +38,84 @@ export interface CheckedServer {
   problems: string[];
 }
 
+export type PluginHookOrigin = Extract<HookOrigin, { kind: "plugin" }>;
+
+/** A plugin's valid MCP server: how a start names it, and (in the rest) what defines it. */
+export interface SnapshotServer {
+  plugin: string;
+  root: string;
+  dataDir: string;
+  name: string;
+  file: string;
+  config: McpServerConfig;
+  hash: string;
+}
+
+/**
+ * What a start reads before its first request, stored as it is used (600 plugins: ~350 KB that
+ * JSON.parse turns into these objects, with no per-plugin work after it).
+ */
 export interface PluginSnapshot {
   ids: Array<{ name: string; path: string; id: string }>;
   /** Start-up lines: resolution problems, plugins' own errors, server definition problems. */
   lines: string[];
   sources: ComponentSource[];
-  hookSources: HookSource[];
-  /** Events the plugins' hooks handle, and their problems as start-up lines (see DeferredHooks). */
+  /** Where each of the plugins' hook blocks comes from; their contents are `SnapshotRest.hooks`, in this order. */
+  hookOrigins: PluginHookOrigin[];
+  /** Events the plugins' hooks handle, and their problems as start-up lines (see DeferredHooks): as many as a start prints, and how many there are. */
   hookEvents: string[];
   hookLines: string[];
-  servers: Array<{ plugin: string; root: string; dataDir: string; server: CheckedServer }>;
+  hookLineCount: number;
+  /**
+   * The plugins' valid MCP servers by name (`plugin_<plugin>_<server>`), and why one cannot start
+   * whatever its variables hold (a blank URL); their definitions are `SnapshotRest.servers`, in this order.
+   */
+  serverNames: DeferredServerName[];
+  /** Remote servers whose URL has `${…}` in it: a start tells at once whether it expands to nothing. */
+  unsureServers: Array<{ index: number; url: string; file: string; root: string; dataDir: string }>;
   bins: Array<{ dir: string; root: string }>;
-  /** Every install in the record, for the integrity checks a warm start defers. */
-  checks: CheckedPlugin[];
   /** Enabled ids with no install record here (for the team-rollout notice). */
   notInstalled: string[];
 }
 
-/** A source as stored: the default folders (`skills/`, `commands/`, `agents/` under the root) left out. */
-type StoredSource = Omit<ComponentSource, "skills" | "commands" | "agents"> & Partial<Pick<ComponentSource, "skills" | "commands" | "agents">>;
+/** What is read once a plugin is checked (after the first request, or when something of it is used), a hook is compiled or a server starts. */
+export interface SnapshotRest {
+  /** Every install in the record, for the integrity checks a warm start defers. */
+  checks: CheckedPlugin[];
+  hooks: unknown[];
+  servers: SnapshotServer[];
+}
 
-interface StoredSnapshot extends Omit<PluginSnapshot, "sources"> {
+export interface StoredSnapshot {
+  snapshot: PluginSnapshot;
+  /** Reads the rest (once); throws when it cannot be read. */
+  rest: () => SnapshotRest;
+}
+
+interface StoredFront extends PluginSnapshot {
   version: number;
-  sources: StoredSource[];
+  /** The rest's file name, beside the front. */
+  rest: string;
 }
 
-const FOLDERS = ["skills", "commands", "agents"] as const;
-
-function compact(source: ComponentSource): StoredSource {
-  const stored: StoredSource = { ...source };
-  for (const kind of FOLDERS) {
-    const list = source[kind];
-    if (list.length === 1 && list[0] === join(source.root, kind)) delete stored[kind];
-  }
-  return stored;
+function isFront(value: Partial<StoredFront>): value is StoredFront {
+  const lists = [value.ids, value.lines, value.sources, value.hookOrigins, value.hookEvents, value.hookLines, value.serverNames, value.unsureServers, value.bins, value.notInstalled];
+  return value.version === SNAPSHOT_VERSION && typeof value.rest === "string" && basename(value.rest) === value.rest && typeof value.hookLineCount === "number" && lists.every(Array.isArray);
 }
 
-function expand(stored: StoredSource): ComponentSource {
-  return { ...stored, skills: stored.skills ?? [join(stored.root, "skills")], commands: stored.commands ?? [join(stored.root, "commands")], agents: stored.agents ?? [join(stored.root, "agents")] };
-}
+// ---- the files -----------------------------------------------------------------------------------
+let lastRead: { path: string; stored: StoredSnapshot | undefined } | undefined;
 
-let lastRead: { path: string; snapshot: PluginSnapshot | undefined } | undefined;
+const contexts = new WeakMap<readonly string[], { cwd: string; homeDir: string; key: string }>();
+
+/** The version, folder and enabled set, hashed (once per list of ids: hundreds of them are sorted for it). */
+function contextKey(env: Environment, enabledIds: readonly string[]): string {
+  const known = contexts.get(enabledIds);
+  if (known && known.cwd === env.cwd && known.homeDir === env.homeDir) return known.key;
+  const key = Bun.hash(JSON.stringify([SNAPSHOT_VERSION, env.cwd, env.homeDir, [...enabledIds].sort()])).toString(36);
+  contexts.set(enabledIds, { cwd: env.cwd, homeDir: env.homeDir, key });
+  return key;
+}
 
 /** The record's path for this start (cheap: one read of the install records, one hash). */
 export function snapshotPath(env: Environment, enabledIds: readonly string[]): string {
@@ -82,41 +128,83 @@ export function snapshotPath(env: Environment, enabledIds: readonly string[]): s
   } catch {
     // No installs: every enabled plugin is reported as not installed, which the record holds too.
   }
-  const context = JSON.stringify([SNAPSHOT_VERSION, env.cwd, env.homeDir, [...enabledIds].sort()]);
-  const key = `${Bun.hash(context).toString(36)}-${Bun.hash(records).toString(36)}`;
+  const key = `${contextKey(env, enabledIds)}-${Bun.hash(records).toString(36)}`;
   return join(env.pluginsDir, "index", `session-${key}.json`);
 }
 
-export function readSnapshot(path: string): PluginSnapshot | undefined {
-  if (lastRead?.path === path) return lastRead.snapshot;
-  let snapshot: PluginSnapshot | undefined;
-  try {
-    const stored = readAsciiJson(path) as Partial<StoredSnapshot>;
-    if (stored.version === SNAPSHOT_VERSION && Array.isArray(stored.sources) && Array.isArray(stored.checks)) snapshot = { ...(stored as StoredSnapshot), sources: stored.sources.map(expand) };
-  } catch {
-    // Missing or damaged: the plugins load from their folders and the record is written again.
-  }
-  lastRead = { path, snapshot };
-  return snapshot;
+/** Reads a rest once, from a descriptor opened with the front (the pair stays together if the files are replaced meanwhile). */
+function restReader(fd: number): () => SnapshotRest {
+  let rest: SnapshotRest | undefined;
+  let failure: Error | undefined;
+  return () => {
+    if (rest) return rest;
+    if (failure) throw failure;
+    try {
+      const value = JSON.parse(readFileSync(fd, "latin1")) as Partial<SnapshotRest>;
+      if (!Array.isArray(value.checks) || !Array.isArray(value.hooks) || !Array.isArray(value.servers)) throw new Error("it is not a plugin record");
+      rest = { checks: value.checks, hooks: value.hooks, servers: value.servers };
+      return rest;
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw failure;
+    } finally {
+      closeSync(fd);
+    }
+  };
 }
 
-export function writeSnapshot(path: string, snapshot: PluginSnapshot): void {
+export function readSnapshot(path: string): StoredSnapshot | undefined {
+  if (lastRead?.path === path) return lastRead.stored;
+  let stored: StoredSnapshot | undefined;
+  let fd: number | undefined;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomicSync(path, asciiJson({ version: SNAPSHOT_VERSION, ...snapshot, sources: snapshot.sources.map(compact) } satisfies StoredSnapshot));
-    lastRead = { path, snapshot };
-    prune(dirname(path));
+    const front = JSON.parse(readFileSync(path, "latin1")) as Partial<StoredFront>;
+    if (isFront(front)) {
+      fd = openSync(join(dirname(path), front.rest), "r");
+      stored = { snapshot: front, rest: restReader(fd) };
+    }
+  } catch {
+    // Missing or damaged (the front, or its rest gone): the plugins load from their folders and the record is written again.
+    if (fd !== undefined && !stored) closeSync(fd);
+    stored = undefined;
+  }
+  lastRead = { path, stored };
+  return stored;
+}
+
+/** Writes the rest under a name taken from its content, then the front that names it. */
+export function writeSnapshot(path: string, snapshot: PluginSnapshot, rest: SnapshotRest): void {
+  try {
+    const dir = dirname(path);
+    mkdirSync(dir, { recursive: true });
+    const restText = asciiJson(rest);
+    const restName = `${basename(path, ".json")}.${Bun.hash(restText).toString(36)}${REST_SUFFIX}`;
+    writeFileAtomicSync(join(dir, restName), restText);
+    // Only what a start prints of the hook lines: the others are listed by /hooks, from the compiled hooks.
+    const front: StoredFront = { version: SNAPSHOT_VERSION, rest: restName, ...snapshot, hookLines: snapshot.hookLines.slice(0, START_UP_LINES + 1) };
+    writeFileAtomicSync(path, asciiJson(front));
+    lastRead = { path, stored: { snapshot, rest: () => rest } };
+    prune(dir, restName);
   } catch {
     // A read-only plugins folder: every start loads the plugins from their folders.
   }
 }
 
-function prune(dir: string): void {
-  const records = readdirSync(dir)
-    .filter((name) => name.startsWith("session-") && name.endsWith(".json"))
-    .map((name) => ({ path: join(dir, name), mtime: statSync(join(dir, name)).mtimeMs }))
+/** Keeps the newest fronts and the rests they may name: a rest no front owns any more goes, and so does an older rest of the front just written. */
+function prune(dir: string, current: string): void {
+  const names = readdirSync(dir).filter((name) => name.startsWith("session-") && name.endsWith(".json"));
+  const fronts = names
+    .filter((name) => !name.endsWith(REST_SUFFIX))
+    .map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime);
-  for (const old of records.slice(KEEP)) rmSync(old.path, { force: true });
+  for (const old of fronts.slice(KEEP)) rmSync(join(dir, old.name), { force: true });
+  const kept = new Set(fronts.slice(0, KEEP).map((front) => basename(front.name, ".json")));
+  const owner = current.slice(0, current.indexOf("."));
+  for (const name of names) {
+    if (!name.endsWith(REST_SUFFIX) || name === current) continue;
+    const front = name.slice(0, name.indexOf("."));
+    if (!kept.has(front) || front === owner) rmSync(join(dir, name), { force: true });
+  }
 }
 
 /** After a refusal: the next start loads from the folders again, checking each one first. */

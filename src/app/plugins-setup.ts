@@ -13,12 +13,14 @@ import { join, resolve } from "node:path";
 import type { ComponentSource } from "../extensions/types.ts";
 import { pluginSource } from "../extensions/sources.ts";
 import type { DeferredHooks } from "./hooks-setup.ts";
-import type { McpServerEntry } from "../mcp/types.ts";
+import type { HookSource } from "../hooks/types.ts";
+import type { DeferredServers, McpServerEntry } from "../mcp/types.ts";
+import { noUrlError } from "../mcp/config/problems.ts";
 import type { CheckedPlugin, PluginIntegrity } from "../plugins/install/integrity.ts";
 import type { LoadedPlugin, MarketplaceEntry, PluginProblem } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
-import { dropSnapshot, readSnapshot, snapshotPath, writeSnapshot, type CheckedServer, type PluginSnapshot } from "./plugin-snapshot.ts";
+import { dropSnapshot, readSnapshot, snapshotPath, writeSnapshot, type CheckedServer, type PluginHookOrigin, type PluginSnapshot, type SnapshotRest, type SnapshotServer } from "./plugin-snapshot.ts";
 
 export interface SessionPlugins {
   /** `name@marketplace` of every plugin that loaded, for stream-json `system/init.plugins`. */
@@ -26,7 +28,8 @@ export interface SessionPlugins {
   sources: ComponentSource[];
   /** The plugins' hooks, compiled by the hook layer once one of their events matters. */
   hooks: DeferredHooks;
-  mcpServers: McpServerEntry[];
+  /** Named at once; their definitions are read when they start (after the first request, unless `-p` waits for them). */
+  mcpServers: DeferredServers;
   binDirs: string[];
   /** One line per problem (errors and warnings), for start-up reporting. */
   problems: string[];
@@ -48,9 +51,16 @@ export interface PluginsInput {
   report?: (line: string) => void;
 }
 
-export function enabledIds(loaded: LoadedSettings): string[] {
-  const enabled = loaded.settings.enabledPlugins;
-  return Object.entries(enabled).flatMap(([id, on]) => (on === true ? [id] : []));
+const enabledOf = new WeakMap<LoadedSettings, string[]>();
+
+/** The ids `enabledPlugins` turns on (worked out once per settings load: the rollout check and the loader both ask). */
+export function enabledIds(loaded: LoadedSettings): readonly string[] {
+  const known = enabledOf.get(loaded);
+  if (known) return known;
+  const ids: string[] = [];
+  for (const [id, on] of Object.entries(loaded.settings.enabledPlugins)) if (on === true) ids.push(id);
+  enabledOf.set(loaded, ids);
+  return ids;
 }
 
 function formatPluginProblem(problem: PluginProblem, homeDir: string): string {
@@ -93,11 +103,11 @@ async function marketplaceEntries(pluginsDir: string): Promise<(marketplace: str
 /** Enabled plugins that have no install record here, from the stored record when it holds (team rollout). */
 export function notInstalledFromSnapshot(env: Environment, loaded: LoadedSettings): string[] | undefined {
   const ids = enabledIds(loaded);
-  return ids.length === 0 ? [] : readSnapshot(snapshotPath(env, ids))?.notInstalled;
+  return ids.length === 0 ? [] : readSnapshot(snapshotPath(env, ids))?.snapshot.notInstalled;
 }
 
 /** What one plugin adds to the record: its source, hooks, checked servers, `bin/`, errors. */
-async function addPlugin(snapshot: PluginSnapshot, plugin: LoadedPlugin, dataDir: string, immutable: boolean, homeDir: string): Promise<void> {
+async function addPlugin(snapshot: PluginSnapshot, rest: SnapshotRest, plugin: LoadedPlugin, dataDir: string, immutable: boolean, homeDir: string): Promise<void> {
   for (const problem of plugin.problems) if (problem.level === "error") snapshot.lines.push(formatPluginProblem(problem, homeDir));
   // A plugin that cannot load (unreadable manifest, conflicting manifests) is skipped alone.
   if (plugin.invalid) return;
@@ -115,31 +125,46 @@ async function addPlugin(snapshot: PluginSnapshot, plugin: LoadedPlugin, dataDir
     }),
   );
   for (const hooks of plugin.hooks) {
-    snapshot.hookSources.push({ origin: { kind: "plugin", plugin: plugin.id, root: plugin.root, dataDir, file: hooks.file, sharedProject: false }, hooks: hooks.hooks, keyPath: "hooks" });
+    snapshot.hookOrigins.push({ kind: "plugin", plugin: plugin.id, root: plugin.root, dataDir, file: hooks.file, sharedProject: false });
+    rest.hooks.push(hooks.hooks);
   }
   for (const server of await checkServers(plugin, homeDir)) {
     snapshot.lines.push(...server.problems);
-    snapshot.servers.push({ plugin: plugin.name, root: plugin.root, dataDir, server });
+    // An invalid definition was reported above, and is not started.
+    if (!server.config) continue;
+    rest.servers.push({ plugin: plugin.name, root: plugin.root, dataDir, name: server.name, file: server.file, config: server.config, hash: server.hash });
   }
   if (plugin.binDir) snapshot.bins.push({ dir: plugin.binDir, root: plugin.root });
 }
 
 function emptySnapshot(): PluginSnapshot {
-  return { ids: [], lines: [], sources: [], hookSources: [], hookEvents: [], hookLines: [], servers: [], bins: [], checks: [], notInstalled: [] };
+  return { ids: [], lines: [], sources: [], hookOrigins: [], hookEvents: [], hookLines: [], hookLineCount: 0, serverNames: [], unsureServers: [], bins: [], notInstalled: [] };
+}
+
+/** A hook block whose contents are read (with the rest of the record) only when hooks are compiled. */
+function storedHookSource(origin: PluginHookOrigin, contents: () => unknown): HookSource {
+  return {
+    origin,
+    keyPath: "hooks",
+    get hooks(): unknown {
+      return contents();
+    },
+  };
 }
 
 /** Loads the plugins from their folders, checking each installed one first (a cold start). */
-async function loadFromFolders(input: PluginsInput, ids: readonly string[], integrityOf: (checks: CheckedPlugin[]) => PluginIntegrity): Promise<{ snapshot: PluginSnapshot; complete: boolean; integrity: PluginIntegrity }> {
+async function loadFromFolders(input: PluginsInput, ids: readonly string[], integrityOf: (checks: CheckedPlugin[]) => PluginIntegrity): Promise<{ snapshot: PluginSnapshot; rest: SnapshotRest; complete: boolean; integrity: PluginIntegrity }> {
   const { env } = input;
   const { resolveEnabledPlugins } = await import("../plugins/install/enabled.ts");
   const loadPlugin = (await import("../plugins/load.ts")).loadPlugin;
   const snapshot = emptySnapshot();
+  const rest: SnapshotRest = { checks: [], hooks: [], servers: [] };
   // `--plugin-dir` first: a session-only plugin overrides an installed one of the same name.
   const inline = new Set<string>();
   for (const dir of input.pluginDirs) {
     const plugin = loadPlugin({ root: resolve(env.cwd, dir), marketplace: "inline" });
     inline.add(plugin.name);
-    await addPlugin(snapshot, plugin, join(env.pluginsDir, "data", `${plugin.name}-inline`), false, env.homeDir);
+    await addPlugin(snapshot, rest, plugin, join(env.pluginsDir, "data", `${plugin.name}-inline`), false, env.homeDir);
   }
   const roots = ids.length === 0 ? [] : resolveEnabledPlugins({ enabledPlugins: input.loaded.settings.enabledPlugins, pluginsDir: env.pluginsDir, projectDir: env.cwd });
   for (const root of roots) {
@@ -148,8 +173,8 @@ async function loadFromFolders(input: PluginsInput, ids: readonly string[], inte
     else if (root.problem) snapshot.lines.push(formatPluginProblem(root.problem, env.homeDir));
   }
   const candidates = roots.filter((root) => root.record !== undefined && !root.problem && !inline.has(root.name));
-  snapshot.checks = candidates.flatMap(({ id, record }) => (record ? [{ id, record: { installPath: record.installPath, contentHash: record.contentHash, scope: record.scope, ...(record.listingStamp ? { listingStamp: record.listingStamp } : {}) } }] : []));
-  const integrity = integrityOf(snapshot.checks);
+  rest.checks = candidates.flatMap(({ id, record }) => (record ? [{ id, record: { installPath: record.installPath, contentHash: record.contentHash, scope: record.scope, ...(record.listingStamp ? { listingStamp: record.listingStamp } : {}) } }] : []));
+  const integrity = integrityOf(rest.checks);
   const usable = candidates.filter((root) => {
     const problem = integrity.problem(root.root);
     if (problem) snapshot.lines.push(formatPluginProblem(problem, env.homeDir));
@@ -161,32 +186,68 @@ async function loadFromFolders(input: PluginsInput, ids: readonly string[], inte
     // A `strict: false` entry is the plugin's manifest: the install copied the files, not the entry.
     const found = entryOf(root.marketplace, root.name);
     const plugin = loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
-    await addPlugin(snapshot, plugin, root.dataDir, true, env.homeDir);
+    await addPlugin(snapshot, rest, plugin, root.dataDir, true, env.homeDir);
   }
-  if (snapshot.hookSources.length > 0) {
-    const described = await (await import("./hooks-setup.ts")).describeHooks(snapshot.hookSources, env.cwd);
+  nameServers(snapshot, rest);
+  if (snapshot.hookOrigins.length > 0) {
+    const sources = snapshot.hookOrigins.map((origin, index): HookSource => ({ origin, hooks: rest.hooks[index], keyPath: "hooks" }));
+    const described = await (await import("./hooks-setup.ts")).describeHooks(sources, env.cwd);
     snapshot.hookEvents = [...described.events];
     snapshot.hookLines = [...described.lines];
+    snapshot.hookLineCount = described.lines.length;
   }
-  return { snapshot, complete: usable.length === candidates.length && input.pluginDirs.length === 0, integrity };
+  return { snapshot, rest, complete: usable.length === candidates.length && input.pluginDirs.length === 0, integrity };
 }
 
-/** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` and the environment. */
-async function expandServers(snapshot: PluginSnapshot, env: Environment): Promise<McpServerEntry[]> {
-  if (snapshot.servers.length === 0) return [];
-  const { expandConfig } = await import("../mcp/config/expand.ts");
-  const out: McpServerEntry[] = [];
-  // One copy of the environment for every server (a null prototype: `${constructor}` stays unset).
+/**
+ * The servers in name order (the order the MCP layer lists them in, so a start sorts nothing), each
+ * named once: a blank URL means it cannot start, a URL that is a variable is looked at by each start.
+ */
+function nameServers(snapshot: PluginSnapshot, rest: SnapshotRest): void {
+  rest.servers.sort((a, b) => (serverName(a) < serverName(b) ? -1 : serverName(a) > serverName(b) ? 1 : 0));
+  rest.servers.forEach((server, index) => {
+    const name = serverName(server);
+    const url = server.config.type === "stdio" ? undefined : server.config.url;
+    if (url?.includes("${")) snapshot.unsureServers.push({ index, url, file: server.file, root: server.root, dataDir: server.dataDir });
+    snapshot.serverNames.push({ name, scope: "plugin", ...(url?.trim() === "" ? { disabled: noUrlError(name, server.file) } : {}) });
+  });
+}
+
+/** One copy of the environment for every server (a null prototype: `${constructor}` stays unset), and each plugin's own variables over it. */
+function serverVariables(env: Environment): (plugin: { root: string; dataDir: string }) => Record<string, string> {
   const base: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, env.childEnv, { CLAUDE_PROJECT_DIR: env.cwd });
-  for (const { plugin, root, dataDir, server } of snapshot.servers) {
+  return (plugin) => Object.assign(Object.create(base) as Record<string, string>, { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir });
+}
+
+/** Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`. */
+const serverName = (server: Pick<SnapshotServer, "plugin" | "name">): string => `plugin_${server.plugin}_${server.name}`;
+
+/** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` and the environment. */
+async function expandServers(servers: readonly SnapshotServer[], env: Environment): Promise<McpServerEntry[]> {
+  if (servers.length === 0) return [];
+  const { expandConfig } = await import("../mcp/config/expand.ts");
+  const variables = serverVariables(env);
+  return servers.map((server) => {
     // Whether the plugin may run is asked when the server starts (McpRuntimeOptions.admit).
-    if (!server.config) continue;
-    const vars: Record<string, string> = Object.assign(Object.create(base) as Record<string, string>, { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir });
-    const expanded = expandConfig(server.config, vars);
-    // Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`.
-    out.push({ name: `plugin_${plugin}_${server.name}`, scope: "plugin", origin: server.file, config: expanded.config, missingVars: expanded.missing, hash: server.hash, pluginRoot: root });
+    const expanded = expandConfig(server.config, variables(server));
+    return { name: serverName(server), scope: "plugin" as const, origin: server.file, config: expanded.config, missingVars: expanded.missing, hash: server.hash, pluginRoot: server.root };
+  });
+}
+
+/** The servers by name now (a URL that expands to nothing is known at once), their definitions on first use. */
+async function deferredServers(snapshot: PluginSnapshot, definitions: () => SnapshotServer[] | undefined, env: Environment): Promise<DeferredServers> {
+  let names: DeferredServers["names"] = snapshot.serverNames;
+  if (snapshot.unsureServers.length > 0) {
+    const { expandString } = await import("../mcp/config/expand.ts");
+    const variables = serverVariables(env);
+    const blank = new Map(snapshot.unsureServers.flatMap((server) => (expandString(server.url, variables(server)).value.trim() === "" ? [[server.index, server.file] as const] : [])));
+    names = snapshot.serverNames.map((server, index) => {
+      const file = blank.get(index);
+      return file === undefined ? server : { ...server, disabled: noUrlError(server.name, file) };
+    });
   }
-  return out;
+  let entries: Promise<McpServerEntry[]> | undefined;
+  return { length: names.length, names, entries: () => (entries ??= expandServers(definitions() ?? [], env)) };
 }
 
 export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPlugins | undefined> {
@@ -196,7 +257,7 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   const { PluginIntegrity } = await import("../plugins/install/integrity.ts");
   const path = snapshotPath(env, ids);
   let started = false;
-  const integrityOf = (checks: CheckedPlugin[]) =>
+  const integrityOf = (checks: readonly CheckedPlugin[] | (() => readonly CheckedPlugin[])) =>
     new PluginIntegrity(env.pluginsDir, checks, (problem) => {
       if (!started) return;
       input.report?.(formatPluginProblem(problem, env.homeDir));
@@ -204,11 +265,28 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
     });
   const stored = input.pluginDirs.length === 0 ? readSnapshot(path) : undefined;
   let snapshot: PluginSnapshot;
+  let readRest: () => SnapshotRest;
+  // The rest of the record, once a plugin is checked, a hook is compiled or a server starts. Should
+  // it be unreadable (removed by hand mid-session), no plugin of the record is used rather than some
+  // half of one.
+  let restFailure: string | undefined;
+  const rest = (): SnapshotRest | undefined => {
+    if (restFailure !== undefined) return undefined;
+    try {
+      return readRest();
+    } catch (error) {
+      restFailure = `the stored plugin record ${path.replace(env.homeDir, "~")} could not be read (${error instanceof Error ? error.message : String(error)}); the next start loads the plugins from their folders`;
+      integrity.refuseAll(snapshot.ids, `${restFailure}.`);
+      input.report?.(`clew: ${restFailure}, and none of them is used in this session.`);
+      dropSnapshot(path);
+      return undefined;
+    }
+  };
   let integrity: PluginIntegrity;
   const lines: string[] = [];
   if (stored) {
-    snapshot = stored;
-    integrity = integrityOf(snapshot.checks);
+    ({ snapshot, rest: readRest } = stored);
+    integrity = integrityOf(() => rest()?.checks ?? []);
     // A `bin/` folder is on the Bash tool's PATH from the start, so its plugin is checked now.
     for (const bin of snapshot.bins) {
       const problem = integrity.problem(bin.root);
@@ -217,7 +295,9 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   } else {
     const loaded = await loadFromFolders(input, ids, integrityOf);
     ({ snapshot, integrity } = loaded);
-    if (loaded.complete) writeSnapshot(path, snapshot);
+    const folders = loaded.rest;
+    readRest = () => folders;
+    if (loaded.complete) writeSnapshot(path, snapshot, folders);
   }
   started = true;
   const admits = (root: string) => integrity.admits(root);
@@ -226,8 +306,8 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   return {
     ids: snapshot.ids,
     sources: snapshot.sources,
-    hooks: { sources: snapshot.hookSources, events: snapshot.hookEvents, lines: snapshot.hookLines },
-    mcpServers: await expandServers(snapshot, env),
+    hooks: { sources: snapshot.hookOrigins.map((origin, index) => storedHookSource(origin, () => rest()?.hooks[index] ?? {})), events: snapshot.hookEvents, lines: snapshot.hookLines, lineCount: snapshot.hookLineCount },
+    mcpServers: await deferredServers(snapshot, () => rest()?.servers, env),
     binDirs: snapshot.bins.filter((bin) => admits(bin.root)).map((bin) => bin.dir),
     problems: [...snapshot.lines, ...lines],
     checkRest: async () => void (await integrity.checkRest()),

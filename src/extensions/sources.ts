@@ -142,7 +142,7 @@ export function pluginSource(input: PluginSourceInput): ComponentSource {
   const listed = (input.skills ?? []).map(at);
   let skills = input.skillsReplaceDefault && listed.length > 0 ? listed : [join(root, "skills"), ...listed];
   if (input.skills === undefined && !isDirectory(join(root, "skills")) && isFile(join(root, "SKILL.md"))) skills = [root];
-  return {
+  const source: ComponentSource = {
     scope: "plugin",
     namespace: input.name,
     root,
@@ -152,6 +152,15 @@ export function pluginSource(input: PluginSourceInput): ComponentSource {
     ...(input.dataDir === undefined ? {} : { pluginData: input.dataDir }),
     ...(input.immutable ? { immutable: true } : {}),
   };
+  // A versioned install never changes, so what names it can be worked out once and stored with it.
+  if (input.immutable) source.identity = sourceIdentity(source);
+  return source;
+}
+
+/** What names a source in cache keys: a hash of its scope, namespace, root and folders. */
+export function sourceIdentity(source: ComponentSource): string {
+  if (source.immutable && source.identity !== undefined) return source.identity;
+  return Bun.hash(JSON.stringify([source.scope, source.namespace ?? "", source.root, source.skills, source.commands, source.agents])).toString(36);
 }
 
 /** Whether any folder of any source exists: without one there is nothing to load or cache. */

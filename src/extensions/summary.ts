@@ -10,9 +10,10 @@ import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { IndexCache } from "./index-cache.ts";
 import { scanSource } from "./scan.ts";
+import { sourceIdentity } from "./sources.ts";
 import type { ComponentSource, ExtensionProblem } from "./types.ts";
 
-const SUMMARY_VERSION = 3;
+const SUMMARY_VERSION = 4;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -22,7 +23,7 @@ export interface StartupSummary {
   withHooks: boolean;
   /** Problems of severity error, to report at start-up. */
   errors: ExtensionProblem[];
-  /** The active agent definitions, for the Agent tool's list of helper types. */
+  /** The active agent definitions, for the Agent tool's list of helper types, as it lists them (see extensions-setup). */
   agents: AgentListing[];
 }
 
@@ -38,7 +39,7 @@ interface StoredSummary extends StartupSummary {
 }
 
 function summaryPath(cacheDir: string, sources: readonly ComponentSource[], budget: number): string {
-  const key = JSON.stringify([SUMMARY_VERSION, budget, sources.map((source) => [source.scope, source.namespace ?? "", source.root, source.skills, source.commands, source.agents])]);
+  const key = JSON.stringify([SUMMARY_VERSION, budget, sources.map(sourceIdentity)]);
   return join(cacheDir, `summary-${Bun.hash(key).toString(36)}.json`);
 }
 
@@ -50,16 +51,17 @@ function fingerprint(sources: readonly ComponentSource[], cacheDir: string): str
   const parts: string[] = [];
   for (const source of sources) {
     // A versioned install never changes in place (the plugin layer checks its files at start-up,
-    // and an update is a new folder): its folder names its content, so no file of it is read here.
-    if (source.immutable) {
-      parts.push(`\u0002${source.root}`);
-      continue;
-    }
-    const cache = IndexCache.open(cacheDir, source);
-    const entries = cache.storedEntries() ?? scanSource(source).entries;
-    for (const entry of entries) {
-      if (!cache.lookup(entry)) return undefined;
-      parts.push(`${entry.key}\u0000${entry.size}\u0000${entry.mtimeMs}`);
+    // and an update is a new folder): its folder names its content, and the summary's file name
+    // names the folder (summaryPath), so nothing of it is read or added here.
+    if (source.immutable) continue;
+    const entries = scanSource(source).entries;
+    // A source with no component file (most user and project folders) has nothing to look up.
+    if (entries.length > 0) {
+      const cache = IndexCache.open(cacheDir, source);
+      for (const entry of entries) {
+        if (!cache.lookup(entry)) return undefined;
+        parts.push(`${entry.key}\u0000${entry.size}\u0000${entry.mtimeMs}`);
+      }
     }
     parts.push(`\u0001${source.root}`);
   }

@@ -37,6 +37,12 @@ export interface ComponentSource {
    */
   immutable?: boolean;
   /**
+   * Short hash of what names the source (scope, namespace, root, folders) for cache keys, set on
+   * immutable plugin sources when they are made and stored with them (sourceIdentity computes it
+   * for the others), so a start with hundreds of plugins does not serialize each source to key its caches.
+   */
+  identity?: string;
+  /**
    * Asked before any file of the source is read: a reason when none may be (a plugin whose folder
    * changed since install). Never part of a cache key.
    */

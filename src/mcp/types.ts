@@ -55,6 +55,26 @@ export interface McpServerEntry {
   pluginRoot?: string;
 }
 
+/**
+ * Servers known by name before their definitions are read: enabled plugins' servers, from the
+ * stored plugin record. A session that does not wait for its servers reads the definitions only
+ * when connecting begins (after its first request went out).
+ */
+export interface DeferredServers {
+  /** How many there are. */
+  readonly length: number;
+  readonly names: readonly DeferredServerName[];
+  /** The definitions, `${…}` expanded, read on the first call. */
+  entries(): Promise<McpServerEntry[]>;
+}
+
+export interface DeferredServerName {
+  name: string;
+  scope: McpScope;
+  /** Why it cannot start whatever else its definition says (a remote server whose URL expands to nothing). */
+  disabled?: string;
+}
+
 /** Whether a project (`.mcp.json`) server may start; other scopes are always "approved". */
 export type McpApproval = "approved" | "pending" | "rejected" | "untrusted";
 

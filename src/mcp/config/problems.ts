@@ -13,6 +13,11 @@ export function formatMcpProblem(problem: McpProblem, homeDir?: string): string 
   return `clew: ${where}: ${problem.message}`;
 }
 
+/** A remote server whose URL is blank (as written, or once its variables are expanded): it is listed, never started. */
+export function noUrlError(name: string, origin: string): string {
+  return `MCP server "${name}" has no URL configured (${origin})`;
+}
+
 /** The problem types stream-json reports as skipped servers (spec §2.13). */
 const INIT_ERROR_TYPES: ReadonlySet<McpProblemType> = new Set(["unknown_type", "url_missing_type", "invalid_config", "reserved_name"]);
 

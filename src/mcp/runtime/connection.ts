@@ -9,6 +9,7 @@ import type { Prompt, Resource, Tool as McpTool } from "@modelcontextprotocol/sd
 import { ToolError, errorMessage } from "../../util/errors.ts";
 import type { McpServerEntry, McpServerState } from "../types.ts";
 import { loadMcpSdk, type McpSdk } from "./load-sdk.ts";
+import { noUrlError } from "../config/problems.ts";
 import { capText } from "./names.ts";
 import { authFailure, buildTransport, type BuiltTransport } from "./transports.ts";
 
@@ -61,7 +62,7 @@ export class ServerConnection {
   ) {
     if (entry.config.type !== "stdio" && entry.config.url.trim() === "") {
       this.status = "disabled";
-      this.error = `MCP server "${entry.name}" has no URL configured (${entry.origin})`;
+      this.error = noUrlError(entry.name, entry.origin);
     }
   }
 

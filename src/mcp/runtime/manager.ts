@@ -6,7 +6,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AnyTool } from "../../tools/types.ts";
 import { errorMessage } from "../../util/errors.ts";
-import type { McpPromptInfo, McpServerEntry, McpServerState } from "../types.ts";
+import type { DeferredServerName, McpPromptInfo, McpServerEntry, McpServerState } from "../types.ts";
 import { buildAdapters } from "./adapters.ts";
 import { ServerConnection } from "./connection.ts";
 import { listMcpResourcesTool } from "./list-mcp-resources.ts";
@@ -19,6 +19,11 @@ import { promptContentText, resourceContentsText } from "./resource-text.ts";
 export interface McpRuntimeOptions {
   /** Approved, not blocked. */
   servers: readonly McpServerEntry[];
+  /**
+   * More servers (approved, not blocked), named now and defined once connecting begins: until then
+   * each is listed as pending (or disabled, when it cannot start whatever its definition says).
+   */
+  later?: { names: readonly DeferredServerName[]; load: () => Promise<readonly McpServerEntry[]> };
   /** CLAUDE_PROJECT_DIR for stdio servers (and their working directory); the first root. */
   projectDir: string;
   /** Answer to roots/list: the launch directory and the additional directories. */
@@ -60,8 +65,41 @@ async function inBatches(tasks: Array<() => Promise<void>>, limit: number): Prom
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
+const byName = <T>(name: (item: T) => string) => (a: T, b: T): number => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
+
+/** Two lists sorted by name as one (hundreds of plugin servers: no sort per call). */
+function mergeByName(a: readonly McpServerState[], b: readonly McpServerState[]): McpServerState[] {
+  const merged: McpServerState[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const left = a[i];
+    const right = b[j];
+    if (left && (!right || left.name <= right.name)) {
+      merged.push(left);
+      i++;
+    } else if (right) {
+      merged.push(right);
+      j++;
+    }
+  }
+  return merged;
+}
+
+/** A `later` server's state until it is defined (or, `failure`, when its definition could not be read). */
+function waitingState(server: DeferredServerName, failure: string | undefined): McpServerState {
+  // Hundreds of these at start-up: plain literals, no spreads.
+  if (failure !== undefined) return { name: server.name, scope: server.scope, status: "failed", error: `MCP server "${server.name}" was not started: its definition could not be read (${failure})`, stderrTail: [], toolCount: 0, promptCount: 0, resourceCount: 0 };
+  if (server.disabled !== undefined) return { name: server.name, scope: server.scope, status: "disabled", error: server.disabled, stderrTail: [], toolCount: 0, promptCount: 0, resourceCount: 0 };
+  return { name: server.name, scope: server.scope, status: "pending", stderrTail: [], toolCount: 0, promptCount: 0, resourceCount: 0 };
+}
+
 export class McpManager implements ResourceDirectory {
-  private readonly connections: ServerConnection[];
+  private connections: ServerConnection[];
+  /** `later` servers not defined yet, and why they never will be. */
+  private waiting: readonly DeferredServerName[];
+  private laterFailure: string | undefined;
+  private waitingStates: McpServerState[] | undefined;
   private readonly listeners = new Set<() => void>();
   private all: Promise<void> = Promise.resolve();
   private toolCache?: AnyTool[];
@@ -69,18 +107,48 @@ export class McpManager implements ResourceDirectory {
   private closed = false;
 
   private constructor(private readonly options: McpRuntimeOptions) {
-    const sorted = [...options.servers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    this.connections = sorted.map((entry) => new ServerConnection(entry, options, () => this.changed()));
+    this.connections = this.connect(options.servers);
+    const later = options.later?.names ?? [];
+    // Plugins' servers come in name order already: hundreds of them are not sorted again.
+    this.waiting = later.every((server, index) => index === 0 || (later[index - 1] as DeferredServerName).name <= server.name) ? later : [...later].sort(byName((server) => server.name));
+  }
+
+  private connect(entries: readonly McpServerEntry[]): ServerConnection[] {
+    return [...entries].sort(byName((entry) => entry.name)).map((entry) => new ServerConnection(entry, this.options, () => this.changed()));
   }
 
   static start(options: McpRuntimeOptions): McpManager {
     const manager = new McpManager(options);
-    const stdio = manager.connections.filter((connection) => connection.entry.config.type === "stdio");
-    const remote = manager.connections.filter((connection) => connection.entry.config.type !== "stdio");
     const connect = (connection: ServerConnection) => () => (manager.closed ? Promise.resolve() : connection.connect());
     const begin = options.startAfter ?? Promise.resolve();
-    manager.all = begin.then(() => Promise.all([inBatches(stdio.map(connect), STDIO_BATCH), inBatches(remote.map(connect), REMOTE_BATCH)])).then(() => undefined);
+    manager.all = begin
+      .then(() => manager.defineLater())
+      .then(() => {
+        const stdio = manager.connections.filter((connection) => connection.entry.config.type === "stdio");
+        const remote = manager.connections.filter((connection) => connection.entry.config.type !== "stdio");
+        return Promise.all([inBatches(stdio.map(connect), STDIO_BATCH), inBatches(remote.map(connect), REMOTE_BATCH)]);
+      })
+      .then(() => undefined);
     return manager;
+  }
+
+  /** The `later` servers get their definitions; one that has none any more is no longer listed. */
+  private async defineLater(): Promise<void> {
+    const later = this.options.later;
+    if (!later || this.closed) return;
+    let entries: readonly McpServerEntry[];
+    try {
+      entries = await later.load();
+    } catch (error) {
+      this.laterFailure = errorMessage(error);
+      this.waitingStates = undefined;
+      this.changed();
+      return;
+    }
+    if (this.closed) return;
+    this.connections = [...this.connections, ...this.connect(entries)].sort(byName((connection) => connection.entry.name));
+    this.waiting = [];
+    this.changed();
   }
 
   /** Resolves when every server has connected or failed, or after `maxWaitMs`, whichever is first. */
@@ -139,12 +207,15 @@ export class McpManager implements ResourceDirectory {
 
   states(): McpServerState[] {
     if (!this.toolCache) this.tools();
-    return this.connections.map((connection) => {
+    const states = this.connections.map((connection) => {
       const state = connection.state();
       const warnings = [...(this.skipped.get(connection.entry.name) ?? []), ...connection.warnings];
       if (!connection.connected || warnings.length === 0) return state;
       return { ...state, warnings: warnings.map((warning) => `MCP server "${connection.entry.name}": ${warning}`) };
     });
+    if (this.waiting.length === 0) return states;
+    this.waitingStates ??= this.waiting.map((server) => waitingState(server, this.laterFailure));
+    return states.length === 0 ? [...this.waitingStates] : mergeByName(states, this.waitingStates);
   }
 
   prompts(): McpPromptInfo[] {

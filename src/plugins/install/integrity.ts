@@ -47,7 +47,7 @@ export function cacheMismatch(id: string, record: CheckedPlugin["record"], reaso
 }
 
 export class PluginIntegrity {
-  private readonly byRoot = new Map<string, CheckedPlugin>();
+  private byRoot: Map<string, CheckedPlugin> | undefined;
   private readonly verdicts = new Map<string, PluginProblem | null>();
   /** Fresh listing stamps of trees that were re-hashed and found unchanged (a `touch`). */
   private readonly restamps = new Map<string, string>();
@@ -55,18 +55,26 @@ export class PluginIntegrity {
 
   constructor(
     private readonly pluginsDir: string,
-    plugins: readonly CheckedPlugin[],
+    /** The installs, or where to read them the first time one is asked about (a warm start's stored record). */
+    private readonly plugins: readonly CheckedPlugin[] | (() => readonly CheckedPlugin[]),
     /** Hears of each refusal once, when it is found. */
     private readonly onRefused?: (problem: PluginProblem) => void,
-  ) {
-    for (const plugin of plugins) this.byRoot.set(plugin.record.installPath, plugin);
+  ) {}
+
+  private records(): Map<string, CheckedPlugin> {
+    if (this.byRoot) return this.byRoot;
+    const plugins = typeof this.plugins === "function" ? this.plugins() : this.plugins;
+    this.byRoot = new Map(plugins.map((plugin) => [plugin.record.installPath, plugin]));
+    return this.byRoot;
   }
 
   /** Undefined when the folder is the tree hashed at install (or is not an install); else why not. */
   problem(root: string): PluginProblem | undefined {
+    // Reading the installs may refuse every plugin (refuseAll), so the verdicts are looked at after.
+    const byRoot = this.records();
     const known = this.verdicts.get(root);
     if (known !== undefined) return known ?? undefined;
-    const plugin = this.byRoot.get(root);
+    const plugin = byRoot.get(root);
     if (!plugin) return undefined;
     let found: PluginProblem | null = null;
     try {
@@ -83,6 +91,14 @@ export class PluginIntegrity {
     return found ?? undefined;
   }
 
+  /**
+   * Refuses these plugins from now on, whatever their folders hold: `reason` says why what the
+   * session knows of them can no longer be used, and what to do. The caller tells the user once.
+   */
+  refuseAll(plugins: ReadonlyArray<{ id: string; path: string }>, reason: string): void {
+    for (const plugin of plugins) this.verdicts.set(plugin.path, { level: "error", code: "plugin-record-unreadable", file: plugin.path, message: `Plugin ${plugin.id} was not loaded: ${reason}` });
+  }
+
   /** True when the plugin at `root` may be read and run. */
   admits(root: string): boolean {
     return this.problem(root) === undefined;
@@ -92,7 +108,7 @@ export class PluginIntegrity {
   async checkRest(): Promise<PluginProblem[]> {
     const found: PluginProblem[] = [];
     let inChunk = 0;
-    for (const root of this.byRoot.keys()) {
+    for (const root of this.records().keys()) {
       if (this.verdicts.has(root)) continue;
       const problem = this.problem(root);
       if (problem) found.push(problem);
