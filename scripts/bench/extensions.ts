@@ -75,19 +75,17 @@ function replicate(skillCount: number, commandCount: number): Layout {
  */
 async function measureStartup(layout: Layout): Promise<void> {
   const started = performance.now();
-  const [{ discoverSources, pluginSource }, { cachedSummary, saveSummary }] = await Promise.all([import("../../src/extensions/sources.ts"), import("../../src/extensions/summary.ts")]);
+  const [{ discoverSources, pluginSource, sourceSetOf }, { cachedSummary, saveSummary }] = await Promise.all([import("../../src/extensions/sources.ts"), import("../../src/extensions/summary.ts")]);
   const imported = performance.now();
-  const sources = [
-    ...discoverSources({ cwd: layout.project, projectRoot: layout.project, userDir: layout.home }),
-    ...layout.plugins.map((root) => pluginSource({ root, name: basename(root), immutable: layout.immutablePlugins === true })),
-  ];
-  const { summary } = cachedSummary(sources, layout.cacheDir, 8000);
+  const own = discoverSources({ cwd: layout.project, projectRoot: layout.project, userDir: layout.home });
+  const plugins = sourceSetOf(layout.plugins.map((root) => pluginSource({ root, name: basename(root), immutable: layout.immutablePlugins === true })));
+  const { summary } = cachedSummary(own, plugins, layout.cacheDir, 8000);
   const summarised = performance.now();
   if (!summary) {
     const { loadExtensions, skillCatalogue } = await import("../../src/extensions/index.ts");
-    const registry = await loadExtensions({ sources, cacheDir: layout.cacheDir });
+    const registry = await loadExtensions({ sources: [...own, ...plugins.list()], cacheDir: layout.cacheDir });
     const invocable = registry.invocables.filter((item) => item.modelInvocable);
-    await saveSummary(sources, layout.cacheDir, 8000, { catalogue: skillCatalogue(invocable, { budgetChars: 8000 }), modelInvocable: invocable.length, withHooks: false, errors: [], agents: [] });
+    await saveSummary(own, plugins, layout.cacheDir, 8000, { catalogue: skillCatalogue(invocable, { budgetChars: 8000 }), modelInvocable: invocable.length, withHooks: false, errors: [], agents: [] });
   }
   console.log(JSON.stringify({ ms: summarised - started, phases: { import: imported - started, summary: summarised - imported }, skills: summary?.modelInvocable ?? 0, commands: 0, discovered: 0 }));
 }

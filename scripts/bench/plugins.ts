@@ -69,7 +69,7 @@ async function readIndexes(input: { configDir: string; cwd: string }): Promise<I
   const settled = performance.now();
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: [], report: (line) => late.push(line) });
   const pluginsDone = performance.now();
-  await loadSessionExtensions({ cwd: env.cwd, projectRoot: undefined, userDir: env.configDir, managedDirs: [], addDirs: [], cacheDir: join(env.configDir, "cache", "extensions"), budgetChars: 8_000, pluginSources: plugins?.sources ?? [] });
+  await loadSessionExtensions({ cwd: env.cwd, projectRoot: undefined, userDir: env.configDir, managedDirs: [], addDirs: [], cacheDir: join(env.configDir, "cache", "extensions"), budgetChars: 8_000, ...(plugins ? { pluginSources: plugins.sources } : {}) });
   const extensionsDone = performance.now();
   await plugins?.checkRest();
   const checkMs = performance.now() - extensionsDone;

@@ -8,7 +8,7 @@
 import type { ExtensionProblem, ExtensionRegistry } from "../extensions/index.ts";
 import type { AgentListing } from "../extensions/summary.ts";
 import { anyFolderExists, discoverSources } from "../extensions/sources.ts";
-import type { ComponentSource } from "../extensions/types.ts";
+import type { ComponentSource, SourceSet } from "../extensions/types.ts";
 
 /** The registry, built on first use (or already built); replaced when nested folders add to it. */
 export class LazyRegistry {
@@ -63,7 +63,7 @@ export interface ExtensionsInput {
   /** `--agents` JSON, parsed. */
   agentsJson?: unknown;
   /** Enabled plugins, one source each (lowest rank: a user or project item of the same name wins). */
-  pluginSources?: readonly ComponentSource[];
+  pluginSources?: SourceSet;
 }
 
 const CATALOGUE_HEADER =
@@ -100,29 +100,30 @@ async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsIn
 }
 
 export async function loadSessionExtensions(input: ExtensionsInput): Promise<SessionExtensions> {
-  const sources = [
-    ...discoverSources({
-      cwd: input.cwd,
-      userDir: input.userDir,
-      managedDirs: input.managedDirs,
-      addDirs: input.addDirs,
-      ...(input.projectRoot ? { projectRoot: input.projectRoot } : {}),
-    }),
-    ...(input.pluginSources ?? []),
-  ];
+  const own = discoverSources({
+    cwd: input.cwd,
+    userDir: input.userDir,
+    managedDirs: input.managedDirs,
+    addDirs: input.addDirs,
+    ...(input.projectRoot ? { projectRoot: input.projectRoot } : {}),
+  });
+  const plugins = input.pluginSources;
   // Most sessions have no extension folder at all: then the layer is not even loaded.
-  if (!anyFolderExists(sources) && input.agentsJson === undefined) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [], agents: [] };
-  const build = async () => (await fullLoad(sources, input)).registry;
+  if (!anyFolderExists(own) && plugins?.anyFolder !== true && input.agentsJson === undefined) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [], agents: [] };
+  // The plugins' sources are made only here, when the registry is built.
+  const sources = () => [...own, ...(plugins?.list() ?? [])];
+  const build = async () => (await fullLoad(sources(), input)).registry;
   // `--agents` is not part of the cached summary: a run that passes it loads in full.
   if (input.cacheDir && input.agentsJson === undefined) {
     const { cachedSummary, saveSummary } = await import("../extensions/summary.ts");
-    const { summary } = cachedSummary(sources, input.cacheDir, input.budgetChars);
+    const { summary } = cachedSummary(own, plugins, input.cacheDir, input.budgetChars);
     if (summary) return { registry: new LazyRegistry(build), ...summary, catalogue: withHeader(summary.catalogue) };
-    const loaded = await fullLoad(sources, input);
+    const all = sources();
+    const loaded = await fullLoad(all, input);
     // A refused plugin's absence is this start's finding, not a summary of its (unchanged) folder.
-    if (!sources.some((source) => source.guard?.() !== undefined)) await saveSummary(sources, input.cacheDir, input.budgetChars, loaded.summary);
+    if (!all.some((source) => source.guard?.() !== undefined)) await saveSummary(own, plugins, input.cacheDir, input.budgetChars, loaded.summary);
     return { registry: new LazyRegistry(build, loaded.registry), ...loaded.summary, catalogue: withHeader(loaded.summary.catalogue) };
   }
-  const loaded = await fullLoad(sources, input);
+  const loaded = await fullLoad(sources(), input);
   return { registry: new LazyRegistry(build, loaded.registry), ...loaded.summary, catalogue: withHeader(loaded.summary.catalogue) };
 }

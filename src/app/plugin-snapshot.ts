@@ -6,12 +6,11 @@
  * only after every folder in it was checked against its recorded hash, and each folder is checked
  * again (PluginIntegrity) before anything of it is read or run in a session that used the record.
  *
- * The record is two files. The front holds what a start needs before its first request, each
- * plugin's identity written once (600 plugins: ~200 KB to parse); the rest holds the install
- * hashes, the hooks' contents and the MCP server definitions, read when a plugin is checked (after
- * the first request, unless something of it is used before), a hook is compiled or a server
- * starts. The rest is named by its content and opened with the front, so the pair read always
- * belongs together.
+ * The record is two files. The front holds what a start needs before its first request; the rest
+ * holds the component sources, the install hashes, the hooks' contents and the MCP server
+ * definitions, read when the extensions registry is built, a plugin is checked (after the first
+ * request, unless something of it is used before), a hook is compiled or a server starts. The
+ * rest is named by its content and opened with the front, so the pair read always belongs together.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -24,7 +23,7 @@ import { asciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { START_UP_LINES } from "./report-lines.ts";
 
-const SNAPSHOT_VERSION = 13;
+const SNAPSHOT_VERSION = 14;
 /** Records kept besides the newest (other projects, other enabled sets); older ones are removed. */
 const KEEP = 12;
 const REST_SUFFIX = ".rest.json";
@@ -52,14 +51,15 @@ export interface SnapshotServer {
 }
 
 /**
- * What a start reads before its first request, stored as it is used (600 plugins: ~350 KB that
+ * What a start reads before its first request, stored as it is used (600 plugins: ~200 KB that
  * JSON.parse turns into these objects, with no per-plugin work after it).
  */
 export interface PluginSnapshot {
   ids: Array<{ name: string; path: string; id: string }>;
   /** Start-up lines: resolution problems, plugins' own errors, server definition problems. */
   lines: string[];
-  sources: ComponentSource[];
+  /** What is known of the plugins' component sources before they are made (they are `SnapshotRest.sources`). */
+  sourceSet: { digest: string; anyFolder: boolean; immutable: boolean };
   /** Where each of the plugins' hook blocks comes from; their contents are `SnapshotRest.hooks`, in this order. */
   hookOrigins: PluginHookOrigin[];
   /** Events the plugins' hooks handle, and their problems as start-up lines (see DeferredHooks): as many as a start prints, and how many there are. */
@@ -80,6 +80,8 @@ export interface PluginSnapshot {
 
 /** What is read once a plugin is checked (after the first request, or when something of it is used), a hook is compiled or a server starts. */
 export interface SnapshotRest {
+  /** One component source per plugin, in `ids` order. */
+  sources: ComponentSource[];
   /** Every install in the record, for the integrity checks a warm start defers. */
   checks: CheckedPlugin[];
   hooks: unknown[];
@@ -99,8 +101,8 @@ interface StoredFront extends PluginSnapshot {
 }
 
 function isFront(value: Partial<StoredFront>): value is StoredFront {
-  const lists = [value.ids, value.lines, value.sources, value.hookOrigins, value.hookEvents, value.hookLines, value.serverNames, value.unsureServers, value.bins, value.notInstalled];
-  return value.version === SNAPSHOT_VERSION && typeof value.rest === "string" && basename(value.rest) === value.rest && typeof value.hookLineCount === "number" && lists.every(Array.isArray);
+  const lists = [value.ids, value.lines, value.hookOrigins, value.hookEvents, value.hookLines, value.serverNames, value.unsureServers, value.bins, value.notInstalled];
+  return value.version === SNAPSHOT_VERSION && typeof value.rest === "string" && basename(value.rest) === value.rest && typeof value.hookLineCount === "number" && typeof value.sourceSet?.digest === "string" && lists.every(Array.isArray);
 }
 
 // ---- the files -----------------------------------------------------------------------------------
@@ -141,8 +143,8 @@ function restReader(fd: number): () => SnapshotRest {
     if (failure) throw failure;
     try {
       const value = JSON.parse(readFileSync(fd, "latin1")) as Partial<SnapshotRest>;
-      if (!Array.isArray(value.checks) || !Array.isArray(value.hooks) || !Array.isArray(value.servers)) throw new Error("it is not a plugin record");
-      rest = { checks: value.checks, hooks: value.hooks, servers: value.servers };
+      if (!Array.isArray(value.sources) || !Array.isArray(value.checks) || !Array.isArray(value.hooks) || !Array.isArray(value.servers)) throw new Error("it is not a plugin record");
+      rest = { sources: value.sources, checks: value.checks, hooks: value.hooks, servers: value.servers };
       return rest;
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));

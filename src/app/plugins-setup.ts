@@ -10,8 +10,8 @@
  * run (PluginIntegrity), and the rest once the first request went out.
  */
 import { join, resolve } from "node:path";
-import type { ComponentSource } from "../extensions/types.ts";
-import { pluginSource } from "../extensions/sources.ts";
+import type { ComponentSource, SourceSet } from "../extensions/types.ts";
+import { pluginSource, sourceSetOf } from "../extensions/sources.ts";
 import type { DeferredHooks } from "./hooks-setup.ts";
 import type { HookSource } from "../hooks/types.ts";
 import type { DeferredServers, McpServerEntry } from "../mcp/types.ts";
@@ -25,7 +25,8 @@ import { dropSnapshot, readSnapshot, snapshotPath, writeSnapshot, type CheckedSe
 export interface SessionPlugins {
   /** `name@marketplace` of every plugin that loaded, for stream-json `system/init.plugins`. */
   ids: Array<{ name: string; path: string; id: string }>;
-  sources: ComponentSource[];
+  /** One component source per plugin, made when the extensions registry is built. */
+  sources: SourceSet;
   /** The plugins' hooks, compiled by the hook layer once one of their events matters. */
   hooks: DeferredHooks;
   /** Named at once; their definitions are read when they start (after the first request, unless `-p` waits for them). */
@@ -112,7 +113,7 @@ async function addPlugin(snapshot: PluginSnapshot, rest: SnapshotRest, plugin: L
   // A plugin that cannot load (unreadable manifest, conflicting manifests) is skipped alone.
   if (plugin.invalid) return;
   snapshot.ids.push({ name: plugin.name, path: plugin.root, id: plugin.id });
-  snapshot.sources.push(
+  rest.sources.push(
     pluginSource({
       root: plugin.root,
       name: plugin.name,
@@ -138,7 +139,7 @@ async function addPlugin(snapshot: PluginSnapshot, rest: SnapshotRest, plugin: L
 }
 
 function emptySnapshot(): PluginSnapshot {
-  return { ids: [], lines: [], sources: [], hookOrigins: [], hookEvents: [], hookLines: [], hookLineCount: 0, serverNames: [], unsureServers: [], bins: [], notInstalled: [] };
+  return { ids: [], lines: [], sourceSet: { digest: "", anyFolder: false, immutable: true }, hookOrigins: [], hookEvents: [], hookLines: [], hookLineCount: 0, serverNames: [], unsureServers: [], bins: [], notInstalled: [] };
 }
 
 /** A hook block whose contents are read (with the rest of the record) only when hooks are compiled. */
@@ -158,7 +159,7 @@ async function loadFromFolders(input: PluginsInput, ids: readonly string[], inte
   const { resolveEnabledPlugins } = await import("../plugins/install/enabled.ts");
   const loadPlugin = (await import("../plugins/load.ts")).loadPlugin;
   const snapshot = emptySnapshot();
-  const rest: SnapshotRest = { checks: [], hooks: [], servers: [] };
+  const rest: SnapshotRest = { sources: [], checks: [], hooks: [], servers: [] };
   // `--plugin-dir` first: a session-only plugin overrides an installed one of the same name.
   const inline = new Set<string>();
   for (const dir of input.pluginDirs) {
@@ -189,6 +190,8 @@ async function loadFromFolders(input: PluginsInput, ids: readonly string[], inte
     await addPlugin(snapshot, rest, plugin, root.dataDir, true, env.homeDir);
   }
   nameServers(snapshot, rest);
+  const set = sourceSetOf(rest.sources);
+  snapshot.sourceSet = { digest: set.digest, anyFolder: set.anyFolder, immutable: set.immutable };
   if (snapshot.hookOrigins.length > 0) {
     const sources = snapshot.hookOrigins.map((origin, index): HookSource => ({ origin, hooks: rest.hooks[index], keyPath: "hooks" }));
     const described = await (await import("./hooks-setup.ts")).describeHooks(sources, env.cwd);
@@ -301,11 +304,17 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   }
   started = true;
   const admits = (root: string) => integrity.admits(root);
-  const guard = (root: string) => () => integrity.problem(root)?.message;
-  for (const source of snapshot.sources) source.guard = guard(source.root);
+  let sources: ComponentSource[] | undefined;
+  const made = (): ComponentSource[] => {
+    if (sources) return sources;
+    sources = rest()?.sources ?? [];
+    // Nothing of a plugin's folder is read before its own check.
+    for (const source of sources) source.guard = () => integrity.problem(source.root)?.message;
+    return sources;
+  };
   return {
     ids: snapshot.ids,
-    sources: snapshot.sources,
+    sources: { ...snapshot.sourceSet, list: made },
     hooks: { sources: snapshot.hookOrigins.map((origin, index) => storedHookSource(origin, () => rest()?.hooks[index] ?? {})), events: snapshot.hookEvents, lines: snapshot.hookLines, lineCount: snapshot.hookLineCount },
     mcpServers: await deferredServers(snapshot, () => rest()?.servers, env),
     binDirs: snapshot.bins.filter((bin) => admits(bin.root)).map((bin) => bin.dir),

@@ -6,7 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { ComponentSource, SourceScope } from "./types.ts";
+import type { ComponentSource, SourceScope, SourceSet } from "./types.ts";
 
 /** clew's own folder first: `.clew/` wins a name clash with `.claude/` at the same level. */
 const PROJECT_FOLDERS = [".clew", ".claude"] as const;
@@ -166,4 +166,25 @@ export function sourceIdentity(source: ComponentSource): string {
 /** Whether any folder of any source exists: without one there is nothing to load or cache. */
 export function anyFolderExists(sources: readonly ComponentSource[]): boolean {
   return sources.some((source) => [...source.skills, ...source.commands, ...source.agents].some(isDirectory));
+}
+
+/** The digest a SourceSet of these sources has. */
+export function sourcesDigest(sources: readonly ComponentSource[]): string {
+  return Bun.hash(sources.map(sourceIdentity).join("\n")).toString(36);
+}
+
+/** A set of sources already made (a cold start, `--plugin-dir`): its facts worked out from them when asked. */
+export function sourceSetOf(sources: readonly ComponentSource[]): SourceSet {
+  let digest: string | undefined;
+  let anyFolder: boolean | undefined;
+  return {
+    get digest() {
+      return (digest ??= sourcesDigest(sources));
+    },
+    get anyFolder() {
+      return (anyFolder ??= anyFolderExists(sources));
+    },
+    immutable: sources.every((source) => source.immutable === true),
+    list: () => sources,
+  };
 }

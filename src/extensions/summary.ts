@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../util/atomic-write.ts";
 import { IndexCache } from "./index-cache.ts";
 import { scanSource } from "./scan.ts";
 import { sourceIdentity } from "./sources.ts";
-import type { ComponentSource, ExtensionProblem } from "./types.ts";
+import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
 const SUMMARY_VERSION = 4;
 
@@ -38,8 +38,8 @@ interface StoredSummary extends StartupSummary {
   fingerprint: string;
 }
 
-function summaryPath(cacheDir: string, sources: readonly ComponentSource[], budget: number): string {
-  const key = JSON.stringify([SUMMARY_VERSION, budget, sources.map(sourceIdentity)]);
+function summaryPath(cacheDir: string, sources: readonly ComponentSource[], set: SourceSet | undefined, budget: number): string {
+  const key = JSON.stringify([SUMMARY_VERSION, budget, sources.map(sourceIdentity), set?.digest ?? ""]);
   return join(cacheDir, `summary-${Bun.hash(key).toString(36)}.json`);
 }
 
@@ -47,9 +47,9 @@ function summaryPath(cacheDir: string, sources: readonly ComponentSource[], budg
  * The fingerprint of every component file as it is now, or undefined when some file is not in
  * the index cache (then a full load parses it anyway, and writes a new summary).
  */
-function fingerprint(sources: readonly ComponentSource[], cacheDir: string): string | undefined {
+function fingerprint(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string): string | undefined {
   const parts: string[] = [];
-  for (const source of sources) {
+  for (const source of set && !set.immutable ? [...sources, ...set.list()] : sources) {
     // A versioned install never changes in place (the plugin layer checks its files at start-up,
     // and an update is a new folder): its folder names its content, and the summary's file name
     // names the folder (summaryPath), so nothing of it is read or added here.
@@ -68,12 +68,12 @@ function fingerprint(sources: readonly ComponentSource[], cacheDir: string): str
   return Bun.hash(parts.join("\n")).toString(36);
 }
 
-/** The summary of the last full load, if no component file changed since. */
-export function cachedSummary(sources: readonly ComponentSource[], cacheDir: string, budget: number): { summary?: StartupSummary; fingerprint?: string } {
-  const current = fingerprint(sources, cacheDir);
+/** The summary of the last full load over `sources` then `set`, if no component file changed since. */
+export function cachedSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number): { summary?: StartupSummary; fingerprint?: string } {
+  const current = fingerprint(sources, set, cacheDir);
   if (current === undefined) return {};
   try {
-    const stored = JSON.parse(readFileSync(summaryPath(cacheDir, sources, budget), "utf8")) as Partial<StoredSummary>;
+    const stored = JSON.parse(readFileSync(summaryPath(cacheDir, sources, set, budget), "utf8")) as Partial<StoredSummary>;
     if (stored.version === SUMMARY_VERSION && stored.fingerprint === current && typeof stored.catalogue === "string") {
       return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [] }, fingerprint: current };
     }
@@ -84,11 +84,11 @@ export function cachedSummary(sources: readonly ComponentSource[], cacheDir: str
 }
 
 /** Records the summary of a full load; a failed write only costs speed next time. */
-export async function saveSummary(sources: readonly ComponentSource[], cacheDir: string, budget: number, summary: StartupSummary): Promise<void> {
+export async function saveSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number, summary: StartupSummary): Promise<void> {
   // After a full load every file is in the index cache, so the fingerprint exists.
-  const current = fingerprint(sources, cacheDir);
+  const current = fingerprint(sources, set, cacheDir);
   if (current === undefined) return;
-  const path = summaryPath(cacheDir, sources, budget);
+  const path = summaryPath(cacheDir, sources, set, budget);
   try {
     mkdirSync(dirname(path), { recursive: true });
     await writeFileAtomic(path, JSON.stringify({ version: SUMMARY_VERSION, fingerprint: current, ...summary } satisfies StoredSummary));

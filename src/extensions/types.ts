@@ -12,6 +12,23 @@
  */
 export type SourceScope = "managed" | "cli" | "user" | "project" | "nested" | "add-dir" | "plugin";
 
+/**
+ * Sources that come as one set (enabled plugins', one source each): what names them all and
+ * whether any has a component folder are known before the sources themselves, which a warm start
+ * with hundreds of plugins makes only when the registry is built (a skill is invoked, listed or
+ * completed) — its first request needs the stored summary alone.
+ */
+export interface SourceSet {
+  /** Hash of the sources' identities in order (see sourceIdentity): the summary's key for them. */
+  readonly digest: string;
+  /** Some source has a skills, commands or agents folder (or file). */
+  readonly anyFolder: boolean;
+  /** Every source is immutable (nothing of them is stat'ed to tell a summary still holds). */
+  readonly immutable: boolean;
+  /** The sources, lowest rank last; made on the first call. */
+  list(): readonly ComponentSource[];
+}
+
 export interface ComponentSource {
   scope: SourceScope;
   /** Plugin name for plugin sources: every item is named `<namespace>:<name>`. */
