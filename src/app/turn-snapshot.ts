@@ -2,9 +2,9 @@
  * One prompt's checkpoint. The snapshot starts once the turn's first request is on its way (so
  * git never competes with preparing it), or earlier when something needs it: a step that may
  * change a file ahead of the request. Everything in the loop that can change a file — a tool
- * call, a Stop hook — waits for it; a tool that only reads runs beside it, since the snapshot is
- * the same whether it runs before or after. The turn's end is recorded behind the turn, and
- * without git when nothing in the turn could have changed a file.
+ * call, a Stop hook — waits until it has read the files; a tool that only reads runs beside it,
+ * since the snapshot is the same whether it runs before or after. The turn's end is recorded
+ * behind the turn, and without git when nothing in the turn could have changed a file.
  */
 import { FIRED_EVENTS, type FiredHookEvent } from "../hooks/events.ts";
 import type { LoopDeps } from "../loop/loop.ts";
@@ -12,11 +12,11 @@ import type { StreamFn } from "../model/types.ts";
 import type { CheckpointPort, TurnActivity } from "./checkpoints-setup.ts";
 
 /**
- * Tools that never change a file, whatever their input. Being read-only for scheduling is not
- * enough: Agent, SendMessage and Skill are, yet start work that writes, and an MCP tool's
- * read-only hint is only its server's word.
+ * Tools that never change a file, whatever their input (named one by one: being read-only for
+ * scheduling is not enough — Agent, SendMessage and Skill are, yet start work that writes, and an
+ * MCP tool's read-only hint is only its server's word).
  */
-const READS_ONLY = new Set(["Read", "Grep", "Glob", "ToolSearch", "TodoWrite", "BashOutput"]);
+const CHANGE_NO_FILE = new Set(["Read", "Grep", "Glob", "ToolSearch", "TodoWrite", "BashOutput", "WebFetch", "WebSearch"]);
 /** Tools that change files themselves and leave nothing running once they return. */
 const WRITES_AND_ENDS = new Set(["Edit", "Write", "NotebookEdit"]);
 /** Hooks that fire around one tool's call, matched to it. */
@@ -43,7 +43,7 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: (
   // A hook that may run while a read goes on could change a file beside the snapshot.
   const hookedBeside = (name: string) =>
     hooks !== undefined && FIRED_EVENTS.some((event) => !NEVER_BESIDE_A_READ.has(event) && (TOOL_EVENTS.has(event) && hooks.hasHooksFor ? hooks.hasHooksFor(event, name) : hooks.hasHooks(event)));
-  const onlyReads = (name: string) => READS_ONLY.has(name) && tools.isReadOnly(name) && !hookedBeside(name);
+  const onlyReads = (name: string) => CHANGE_NO_FILE.has(name) && !hookedBeside(name);
   let prepared = false;
   const streamThenStart: StreamFn = async function* (request, signal) {
     if (!prepared) {
