@@ -5,15 +5,16 @@
  * changed, start-up stats the files and reads this one record: the registry itself is built only
  * when something is invoked, listed or completed.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { IndexCache } from "./index-cache.ts";
 import { scanSource } from "./scan.ts";
 import { sourceIdentity } from "./sources.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
-const SUMMARY_VERSION = 4;
+const SUMMARY_VERSION = 5;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -73,7 +74,7 @@ export function cachedSummary(sources: readonly ComponentSource[], set: SourceSe
   const current = fingerprint(sources, set, cacheDir);
   if (current === undefined) return {};
   try {
-    const stored = JSON.parse(readFileSync(summaryPath(cacheDir, sources, set, budget), "utf8")) as Partial<StoredSummary>;
+    const stored = readAsciiJson(summaryPath(cacheDir, sources, set, budget)) as Partial<StoredSummary>;
     if (stored.version === SUMMARY_VERSION && stored.fingerprint === current && typeof stored.catalogue === "string") {
       return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [] }, fingerprint: current };
     }
@@ -91,7 +92,8 @@ export async function saveSummary(sources: readonly ComponentSource[], set: Sour
   const path = summaryPath(cacheDir, sources, set, budget);
   try {
     mkdirSync(dirname(path), { recursive: true });
-    await writeFileAtomic(path, JSON.stringify({ version: SUMMARY_VERSION, fingerprint: current, ...summary } satisfies StoredSummary));
+    // ASCII only (the rest escaped): read back as latin1, with no UTF-8 to decode on every start.
+    await writeFileAtomic(path, asciiJson({ version: SUMMARY_VERSION, fingerprint: current, ...summary } satisfies StoredSummary));
   } catch {
     // A read-only state dir: every start loads in full.
   }
