@@ -80,6 +80,14 @@ function isDirectory(path: string): boolean {
   }
 }
 
+function exists(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function isFile(path: string): boolean {
   try {
     return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
@@ -163,9 +171,14 @@ export function sourceIdentity(source: ComponentSource): string {
   return Bun.hash(JSON.stringify([source.scope, source.namespace ?? "", source.root, source.skills, source.commands, source.agents])).toString(36);
 }
 
-/** Whether any folder of any source exists: without one there is nothing to load or cache. */
+/** Whether a folder of the source (or a file it lists, as a manifest's `commands` may) exists: a stat each, no listing. */
+export function hasFolder(source: ComponentSource): boolean {
+  return [...source.skills, ...source.commands, ...source.agents].some(exists);
+}
+
+/** Whether any folder (or listed file) of any source exists: without one there is nothing to load or cache. */
 export function anyFolderExists(sources: readonly ComponentSource[]): boolean {
-  return sources.some((source) => [...source.skills, ...source.commands, ...source.agents].some(isDirectory));
+  return sources.some(hasFolder);
 }
 
 /** The digest a SourceSet of these sources has. */

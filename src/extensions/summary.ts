@@ -11,7 +11,7 @@ import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { IndexCache } from "./index-cache.ts";
 import { scanSource } from "./scan.ts";
-import { sourceIdentity } from "./sources.ts";
+import { hasFolder, sourceIdentity } from "./sources.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
 const SUMMARY_VERSION = 5;
@@ -55,8 +55,8 @@ function fingerprint(sources: readonly ComponentSource[], set: SourceSet | undef
     // and an update is a new folder): its folder names its content, and the summary's file name
     // names the folder (summaryPath), so nothing of it is read or added here.
     if (source.immutable) continue;
-    const entries = scanSource(source).entries;
-    // A source with no component file (most user and project folders) has nothing to look up.
+    // Most user and project folders do not exist: nothing to scan or look up.
+    const entries = hasFolder(source) ? scanSource(source).entries : [];
     if (entries.length > 0) {
       const cache = IndexCache.open(cacheDir, source);
       for (const entry of entries) {
