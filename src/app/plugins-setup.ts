@@ -6,8 +6,12 @@
  *
  * Loading 600 installed plugins must stay cheap: what they contribute is kept in one record
  * (plugin-snapshot.ts), written after every folder in it was checked against its hash. A warm
- * start reads that record; each folder is checked again when something of it is first read or
- * run (PluginIntegrity), and the rest once the first request went out.
+ * start reads the record's front — names, start-up lines, what the extensions summary is keyed
+ * by — and nothing else before its first request: the component sources, the hooks' contents,
+ * the MCP server definitions and the install hashes (the rest) are read when the registry is
+ * built, a hook compiled, a server started, or a plugin checked. Each folder is checked again when
+ * something of it is first read or run (PluginIntegrity), and the others once the first request
+ * went out.
  */
 import { join, resolve } from "node:path";
 import type { ComponentSource, SourceSet } from "../extensions/types.ts";
