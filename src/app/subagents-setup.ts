@@ -40,8 +40,10 @@ export function agentToolDescription(base: string, agents: readonly AgentListing
     if (defined.has(type.name)) continue;
     lines.push(`- ${type.name}: ${type.description}${type.readOnly ? " (read-only tools)" : ""}`);
   }
-  for (const agent of [...defined.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-    lines.push(`- ${agent.name}: ${agent.description.replace(/\s+/g, " ").trim()} (Tools: ${agent.tools && agent.tools.length > 0 ? agent.tools.join(", ") : "*"})`);
+  // SessionExtensions.agents arrive sorted by name in the user's collation, each description on one
+  // line (extensions-setup.ts works that out when the summary is written, not on every start).
+  for (const agent of defined.values()) {
+    lines.push(`- ${agent.name}: ${agent.description} (Tools: ${agent.tools && agent.tools.length > 0 ? agent.tools.join(", ") : "*"})`);
   }
   return `${base.trim()}\n\nHelper types:\n${lines.join("\n")}`;
 }

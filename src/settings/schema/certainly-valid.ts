@@ -30,7 +30,30 @@ function withinBounds(schema: JsonSchema, value: number): boolean {
   return true;
 }
 
+/** The primitive type a schema of nothing but `type` asks for (`{ type: "boolean" }`), else undefined. */
+function bareType(schema: unknown): "string" | "boolean" | undefined {
+  if (!isSchema(schema) || (schema.type !== "string" && schema.type !== "boolean")) return undefined;
+  for (const key in schema) if (key !== "type") return undefined;
+  return schema.type;
+}
+
+/**
+ * A record of plain values (`enabledPlugins`: names to booleans) checked with one `typeof` per
+ * entry: hundreds of plugins would otherwise walk the general path, schema lookups and all.
+ */
+function plainRecordValid(schema: JsonSchema, value: Record<string, unknown>): boolean | undefined {
+  const { properties, required, additionalProperties, propertyNames } = schema;
+  if (properties !== undefined || required !== undefined) return undefined;
+  if (propertyNames !== undefined && bareType(propertyNames) !== "string") return undefined;
+  const type = bareType(additionalProperties);
+  if (type === undefined) return undefined;
+  for (const key in value) if (typeof value[key] !== type) return false;
+  return true;
+}
+
 function objectValid(schema: JsonSchema, value: Record<string, unknown>): boolean {
+  const plain = plainRecordValid(schema, value);
+  if (plain !== undefined) return plain;
   const { properties = {}, required = [], additionalProperties, propertyNames } = schema;
   if (!isObject(properties) || !Array.isArray(required)) return false;
   for (const name of required) if (typeof name !== "string" || !Object.hasOwn(value, name)) return false;

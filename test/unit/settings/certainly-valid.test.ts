@@ -90,6 +90,7 @@ describe("the certainly-valid shortcut", () => {
         env: { DEBUG: "1" },
         unknownKeyFromClaudeCode: { anything: [1, 2] },
       },
+      { enabledPlugins: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`plugin-${i}@market-${i % 7}`, i % 3 !== 0])) },
     ];
     for (const data of files) {
       for (const [key, value] of Object.entries(data)) {
@@ -98,6 +99,17 @@ describe("the certainly-valid shortcut", () => {
       }
       expect(validateSettingsFile({ value: data, locate: () => undefined }, "settings.json")).toEqual({ data, problems: [] });
     }
+  });
+
+  test("a record of plain values takes its one-typeof path and still rejects a single wrong entry", () => {
+    const schema = SCHEMAS.enabledPlugins;
+    expect(schema).toBeDefined();
+    if (!schema) return;
+    const many = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`p${i}@m`, true]));
+    expect(certainlyValid(schema, many)).toBe(true);
+    expect(certainlyValid(schema, { ...many, "late@m": "yes" })).toBe(false);
+    expect(certainlyValid(schema, { ...many, "late@m": null })).toBe(false);
+    expect(settingsKeySchema("enabledPlugins")?.safeParse({ ...many, "late@m": "yes" }).success).toBe(false);
   });
 
   test("a schema keyword it does not know makes it defer to zod", () => {
