@@ -6,6 +6,7 @@
 import type { ApiTool } from "../model/types.ts";
 import { FatalError } from "../util/errors.ts";
 import type { AgentListing } from "../extensions/summary.ts";
+import { AGENT_LISTING_BUDGET_CHARS, agentListingLines } from "./agent-listing.ts";
 import type { LazyRegistry } from "./extensions-setup.ts";
 import { builtinHelperTypes, definedHelperType, type HelperType } from "./subagents/helper-types.ts";
 import { SubagentRunner, type SubagentOptions } from "./subagents/runner.ts";
@@ -42,10 +43,10 @@ export function agentToolDescription(base: string, agents: readonly AgentListing
   }
   // SessionExtensions.agents arrive sorted by name in the user's collation, each description on one
   // line (extensions-setup.ts works that out when the summary is written, not on every start).
-  for (const agent of defined.values()) {
-    lines.push(`- ${agent.name}: ${agent.description} (Tools: ${agent.tools && agent.tools.length > 0 ? agent.tools.join(", ") : "*"})`);
-  }
-  return `${base.trim()}\n\nHelper types:\n${lines.join("\n")}`;
+  const listing = agentListingLines([...defined.values()]);
+  lines.push(...listing.lines);
+  const note = listing.shortened ? `\n(Descriptions are shortened to keep this list under ${AGENT_LISTING_BUDGET_CHARS.toLocaleString("en")} characters; every helper type is named.)` : "";
+  return `${base.trim()}\n\nHelper types:\n${lines.join("\n")}${note}`;
 }
 
 /** `/agents`: every helper type with where it is defined; a definition replaces a built-in of its name. */
