@@ -182,7 +182,9 @@ describe("installing every loaded plugin of two corpus marketplaces", () => {
       const first = server.requests.find((request) => request.endpoint === "messages") as RecordedRequest;
       const system = JSON.stringify(first.body.system);
       const agentTool = (first.body.tools as Array<{ name: string; description: string }>).find((tool) => tool.name === "Agent");
-      const offeredAgents = (agentTool?.description ?? "").split("\n").flatMap((line) => /^- ([^:\s]+:[^\s]+): /.exec(line)?.[1] ?? []);
+      // A line is `- plugin:agent: description (Tools: …)`, or with hundreds of agents (over the
+      // listing's budget) possibly the name alone: `- plugin:agent (Tools: …)`.
+      const offeredAgents = (agentTool?.description ?? "").split("\n").flatMap((line) => /^- ([^:\s]+:[^\s:]+)(?:: | \(Tools: )/.exec(line)?.[1] ?? []);
       const offered = (names: string[], where: (name: string) => boolean) => names.some(where);
       expect({
         missingSkills: want.flatMap((plugin) => plugin.skills.filter((names) => !offered(names, (name) => system.includes(name))).map((names) => names.join(" or "))),
