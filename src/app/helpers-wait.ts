@@ -1,6 +1,6 @@
 /**
- * Headless runs finish a turn only once the helper agents it left running in the background have
- * reported: each report goes to the model as a reminder, and the loop runs again on it, so the
+ * Headless runs (and helpers whose own helpers run in the background) finish a turn only once the
+ * helper agents it left running in the background have reported: each report goes to the model as a reminder, and the loop runs again on it, so the
  * helpers' work reaches the answer. The outcomes of those extra rounds add up into the turn's.
  */
 import type { Emit, LoopOutcome } from "../loop/events.ts";
@@ -21,17 +21,24 @@ export interface SessionHelpers {
   listTypes: () => Promise<Array<{ name: string; description: string; origin: string }>>;
 }
 
+/** Helpers running in the background, and the reports they left. */
+export interface BackgroundReports {
+  notices: string[];
+  running(): number;
+  next(): Promise<unknown>;
+}
+
 export async function untilHelpersReport(
   first: LoopOutcome,
-  helpers: SessionHelpers,
+  background: BackgroundReports,
   run: { state: LoopState; deps: LoopDeps; emit: Emit; signal: AbortSignal },
-  onRound: (outcome: LoopOutcome) => void,
+  onRound: (outcome: LoopOutcome) => void = () => undefined,
 ): Promise<LoopOutcome> {
   let outcome = first;
   const { state, deps, emit, signal } = run;
-  while (outcome.reason === "completed" && !signal.aborted && (helpers.runner.runningInBackground > 0 || helpers.notices.length > 0)) {
-    if (helpers.notices.length === 0) await helpers.runner.nextBackgroundCompletion();
-    const notices = helpers.notices.splice(0);
+  while (outcome.reason === "completed" && !signal.aborted && (background.running() > 0 || background.notices.length > 0)) {
+    if (background.notices.length === 0) await background.next();
+    const notices = background.notices.splice(0);
     if (notices.length === 0) continue;
     const next: MessageParam = { role: "user", content: notices.map((text) => ({ type: "text" as const, text: systemNote(text) })) };
     state.messages.push(next);

@@ -288,7 +288,8 @@ export class Session {
         if (!helpers?.waitAtEnd) return outcome;
         // Headless: background helpers report before the run ends, so their work reaches the answer.
         const { untilHelpersReport } = await import("./helpers-wait.ts");
-        return await untilHelpersReport(outcome, helpers, { state: this.state, deps: loopDeps, emit: both, signal }, counted);
+        const background = { notices: helpers.notices, running: () => helpers.runner.runningInBackground, next: () => helpers.runner.nextBackgroundCompletion() };
+        return await untilHelpersReport(outcome, background, { state: this.state, deps: loopDeps, emit: both, signal }, counted);
       } finally {
         signal.removeEventListener("abort", stopHelpers);
         const background = this.services.afterFirstTurn;

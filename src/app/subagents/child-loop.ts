@@ -11,8 +11,7 @@ import type { HookRunner } from "../../hooks/outcomes.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../../loop/events.ts";
 import { ToolExecutor } from "../../loop/execute.ts";
 import { runLoop, type LoopDeps, type LoopState } from "../../loop/loop.ts";
-import { addUsage, type ContentBlockParam, type MessageParam, type StreamFn } from "../../model/types.ts";
-import { systemNote } from "../../util/system-note.ts";
+import type { ContentBlockParam, MessageParam, StreamFn } from "../../model/types.ts";
 import type { ScopedGate } from "../../permissions/gate.ts";
 import type { Gate, PermissionMode } from "../../permissions/types.ts";
 import { TranscriptWriter } from "../../store/transcript.ts";
@@ -21,6 +20,7 @@ import { ShellJobRegistry } from "../../tools/shared/shell-jobs.ts";
 import type { AgentPort, AnyTool, SandboxPort, ToolSession } from "../../tools/types.ts";
 import { createRecorder } from "../recorder.ts";
 import { toApiTool } from "../tool-set.ts";
+import { untilHelpersReport } from "../helpers-wait.ts";
 
 export interface ChildSetup {
   agentId: string;
@@ -172,19 +172,9 @@ export function createChild(setup: ChildSetup, services: ChildServices): Child {
         state.messages.push(user);
         emit({ type: "turn_start", message: user });
       }
-      let outcome = await runLoop(state, deps, emit, signal);
+      const outcome = await runLoop(state, deps, emit, signal);
       const background = setup.helpersInBackground;
-      while (background && outcome.reason === "completed" && !signal.aborted && (background.running() > 0 || background.notices.length > 0)) {
-        if (background.notices.length === 0) await background.next();
-        const notices = background.notices.splice(0);
-        if (notices.length === 0) continue;
-        const next: MessageParam = { role: "user", content: notices.map((text) => ({ type: "text" as const, text: systemNote(text) })) };
-        state.messages.push(next);
-        emit({ type: "turn_start", message: next });
-        const more = await runLoop(state, deps, emit, signal);
-        outcome = { ...more, numTurns: outcome.numTurns + more.numTurns, usage: addUsage(outcome.usage, more.usage), apiMs: outcome.apiMs + more.apiMs, denials: [...outcome.denials, ...more.denials] };
-      }
-      return outcome;
+      return background ? await untilHelpersReport(outcome, background, { state, deps, emit, signal }) : outcome;
     },
     async close() {
       await toolSession.shells.killAll();
