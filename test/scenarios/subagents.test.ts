@@ -1,7 +1,7 @@
 // Helper agents against the compiled binary: three Explore helpers launched in one reply run at
 // the same time and hand back only their final messages; a worktree helper's edits land on its
-// own branch; a background helper's report reaches the parent as a reminder; helpers' frames carry
-// parent_tool_use_id, their hooks fire, their transcripts sit beside the parent's.
+// own branch; a background helper's report reaches the parent as a reminder (a helper's own too);
+// helpers' frames carry parent_tool_use_id, their hooks fire, their transcripts sit beside the parent's.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -139,6 +139,30 @@ describe("helper agents", () => {
     expect(existsSync(join(dir, "src/feature.ts"))).toBe(false);
     expect(git(dir, "status", "--porcelain")).toBe(statusBefore);
     expect(git(dir, "show", `${branch}:src/feature.ts`)).toBe("export const feature = true;\n");
+  }, 60_000);
+
+  test("a helper whose own helper runs in the background waits for its report before it answers", async () => {
+    const dir = repo({ "a.txt": "a\n" });
+    const router: ScriptStep = (request) => {
+      const first = firstUserText(request);
+      const last = JSON.stringify(messagesOf(request).at(-1));
+      if (first.includes("Deep audit")) return reply().text("NESTED-REPORT: the deep audit is clean.");
+      if (first.includes("Coordinate the audit")) {
+        if (last.includes("NESTED-REPORT")) return reply().text("COORDINATOR-DONE: the deep audit is clean.");
+        if (messagesOf(request).length === 1) return reply().toolUse("Agent", { description: "Deep audit", prompt: "Deep audit of the repo", run_in_background: true });
+        return reply().text("COORDINATOR-WAITING");
+      }
+      if (toolResults(request).length === 0) return reply().toolUse("Agent", { description: "Coordinate", prompt: "Coordinate the audit", subagent_type: "general-purpose" });
+      return reply().text(`Main: ${toolResults(request)[0]?.text.includes("COORDINATOR-DONE") ? "the coordinator reported the deep audit" : "the coordinator did not wait"}.`);
+    };
+    const fake = (server = await startFakeAnthropic({ script: Array.from({ length: 8 }, () => router) }));
+    const result = await runClew(["-p", "Run the audit", "--output-format", "json"], { cwd: dir, baseURL: fake.url, configDir: tempDirectory("clew-config-") });
+    if (result.code !== 0) console.error(result.stderr);
+    expect(result.code).toBe(0);
+    const coordinator = fake.requests.filter((request) => firstUserText(request).includes("Coordinate the audit"));
+    // Launch, the launch result, then the nested report as a reminder: three requests of the coordinator's.
+    expect(coordinator.map((request) => (JSON.stringify(messagesOf(request).at(-1)).includes("NESTED-REPORT") ? "report" : "other"))).toEqual(["other", "other", "report"]);
+    expect((JSON.parse(result.stdout) as { result: string }).result).toBe("Main: the coordinator reported the deep audit.");
   }, 60_000);
 
   test("a background helper returns at once and its report reaches the parent as a reminder", async () => {
