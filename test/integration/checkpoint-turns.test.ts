@@ -179,9 +179,10 @@ describe("checkpoints turn by turn", () => {
 
     // The Read's result came back before any git command of the snapshot had finished: before it read the files.
     expect(whileHeld).toEqual({ read: expect.stringContaining("alpha"), finished: [] });
-    expect(git.commands()).toContain("done write-tree");
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("changed\n");
+    // The turn's records finish behind it (a rewind waits for them): the held snapshot ran to its end.
     expect(await session.rewindFiles(1)).toEqual({ prompt: 1, text: "change a", scope: "code", dryRun: false, files: { restored: ["a.txt"], removed: ["b.txt"], kept: [] } });
+    expect(git.commands()).toContain("done write-tree");
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\n");
     expect(existsSync(join(dir, "b.txt"))).toBe(false);
     expect(reports).toEqual([]);
