@@ -226,6 +226,11 @@ export class Session {
     return hookLines(this.services.hooks?.config, homeDir);
   }
 
+  /** Whether a Read deny rule covers a file (absolute path): for what the user attaches with `@`. */
+  readDenied(absPath: string): boolean {
+    return this.services.permissions.readDenied(absPath);
+  }
+
   sessionGrants(): string[] {
     return this.services.permissions.gate.sessionGrants();
   }

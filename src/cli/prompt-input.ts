@@ -28,7 +28,12 @@ export interface MentionResult {
   attachments: Attachment[];
   /** Mentions that named nothing readable. */
   missing: string[];
+  /** Mentions a Read deny rule covers: not attached, nothing of them read. */
+  denied: string[];
 }
+
+/** Whether a Read deny rule covers an absolute path (the session's gate). */
+export type ReadDenied = (absPath: string) => boolean;
 
 function readBounded(path: string): { text: string; truncated: boolean } | undefined {
   const size = statSync(path).size;
@@ -42,11 +47,13 @@ function textAttachment(mention: string, text: string, summary: string): Attachm
   return { mention, text, blocks: [{ type: "text", text }], summary };
 }
 
-function attach(mention: string, path: string, cwd: string, imagesSoFar: number): Attachment | undefined {
+function attach(mention: string, path: string, cwd: string, imagesSoFar: number, denied: ReadDenied): Attachment | undefined {
   const shown = relative(cwd, path) || ".";
   const stat = statSync(path);
   if (stat.isDirectory()) {
+    // Like Glob and Grep: a denied file does not show up in a listing either.
     const entries = readdirSync(path, { withFileTypes: true })
+      .filter((entry) => !denied(join(path, entry.name)))
       .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
       .sort();
     const listed = entries.slice(0, MAX_LISTING);
@@ -84,9 +91,10 @@ function imageCount(attachments: readonly Attachment[]): number {
  * image paths pasted or dragged in without `@`. Each attachment's `blocks` go into the user message
  * after the prompt.
  */
-export function resolveMentions(prompt: string, cwd: string): MentionResult {
+export function resolveMentions(prompt: string, cwd: string, denied: ReadDenied = () => false): MentionResult {
   const attachments: Attachment[] = [];
   const missing: string[] = [];
+  const refused: string[] = [];
   const seen = new Set<string>();
   for (const match of prompt.matchAll(/(?:^|\s)@("[^"]+"|[^\s"]+)/g)) {
     const raw = (match[1] ?? "").replace(/^"|"$/g, "");
@@ -99,17 +107,26 @@ export function resolveMentions(prompt: string, cwd: string): MentionResult {
     const path = resolve(cwd, found);
     if (seen.has(path)) continue;
     seen.add(path);
-    const attachment = attach(found, path, cwd, imageCount(attachments));
+    // A deny rule holds for what the user types too: the file's bytes would reach the model all the same.
+    if (denied(path)) {
+      refused.push(found);
+      continue;
+    }
+    const attachment = attach(found, path, cwd, imageCount(attachments), denied);
     if (attachment) attachments.push(attachment);
     else missing.push(found);
   }
   for (const pasted of pastedImagePaths(prompt)) {
     if (seen.has(pasted) || !isFile(pasted)) continue;
     seen.add(pasted);
+    if (denied(pasted)) {
+      refused.push(pasted);
+      continue;
+    }
     const image = imageAttachment(pasted, cwd, imageCount(attachments));
     if (image) attachments.push({ mention: pasted, ...image });
   }
-  return { attachments, missing };
+  return { attachments, missing, denied: refused };
 }
 
 function isFile(path: string): boolean {

@@ -134,7 +134,7 @@ export class Repl implements SlashContext, RewindContext {
 
   async runPrompt(prompt: string): Promise<void> {
     const cwd = this.session.info.cwd;
-    const mentions = resolveMentions(prompt, cwd);
+    const mentions = resolveMentions(prompt, cwd, (path) => this.session.readDenied(path));
     const blocks: ContentBlockParam[] = [];
     if (this.interrupted) blocks.push({ type: "text", text: INTERRUPTED_NOTE });
     blocks.push({ type: "text", text: prompt });
@@ -142,6 +142,7 @@ export class Repl implements SlashContext, RewindContext {
     for (const attachment of mentions.attachments) blocks.push(...attachment.blocks);
     for (const attachment of mentions.attachments) this.print(this.theme.dim(`  ⎿ ${attachment.summary}`));
     for (const missing of mentions.missing) this.print(this.theme.dim(`  ⎿ @${missing}: no such file; sent as written`));
+    for (const denied of mentions.denied) this.print(this.theme.dim(`  ⎿ @${denied}: not attached, a Read deny rule covers it (clew config --origins shows where)`));
     this.interrupted = false;
     const outcome = await this.running("Thinking", (signal) => this.session.runTurn(blocks, this.renderer.handle, signal));
     if (outcome?.reason === "aborted_streaming" || outcome?.reason === "aborted_tools") this.interrupted = true;

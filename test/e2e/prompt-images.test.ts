@@ -43,3 +43,20 @@ describe.skipIf(!hasTmux)("images in a typed prompt", () => {
     ]);
   });
 });
+
+describe.skipIf(!hasTmux)("a typed @mention of a Read-denied file", () => {
+  test("is not attached: the screen says why and the file's contents reach no request", async () => {
+    const server = await fake([reply().text("Nothing attached.")]);
+    const { dir, configDir } = workspace();
+    writeFileSync(join(dir, ".env"), "API_TOKEN=canary-7731\n");
+    mkdirSync(join(dir, ".clew"));
+    writeFileSync(join(dir, ".clew", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(./.env)"] } }));
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    terminal.type("what is in @.env?");
+    terminal.keys("Enter");
+    await terminal.waitFor("Nothing attached.");
+    expect(terminal.screen()).toContain("⎿ @.env: not attached, a Read deny rule covers it");
+    expect(JSON.stringify(server.requests.map((request) => request.body))).not.toContain("canary-7731");
+  });
+});

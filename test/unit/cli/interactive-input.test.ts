@@ -28,8 +28,26 @@ describe("@mentions", () => {
   test("email addresses and handles are left alone; binary files are not attached", () => {
     const dir = tempDirectory("clew-mention-");
     writeFileSync(join(dir, "blob.bin"), Buffer.from([1, 0, 2]));
-    expect(resolveMentions("mail me@example.com or ping @alice", dir)).toEqual({ attachments: [], missing: [] });
-    expect(resolveMentions("see @blob.bin", dir)).toEqual({ attachments: [], missing: ["blob.bin"] });
+    expect(resolveMentions("mail me@example.com or ping @alice", dir)).toEqual({ attachments: [], missing: [], denied: [] });
+    expect(resolveMentions("see @blob.bin", dir)).toEqual({ attachments: [], missing: ["blob.bin"], denied: [] });
+  });
+});
+
+describe("@mentions and Read deny rules", () => {
+  test("a denied file is not attached or read, a listing leaves it out, and a pasted denied image is refused too", () => {
+    const dir = tempDirectory("clew-mention-deny-");
+    writeFileSync(join(dir, ".env"), "SECRET=canary-41\n");
+    writeFileSync(join(dir, "notes.md"), "hello\n");
+    writeFileSync(join(dir, "shot.png"), Buffer.from("89504e470d0a1a0a", "hex"));
+    const denied = (path: string) => path === join(dir, ".env") || path === join(dir, "shot.png");
+    const result = resolveMentions(`compare @.env with @notes.md, list @. and look at ${join(dir, "shot.png")}`, dir, denied);
+    expect(result.denied).toEqual([".env", join(dir, "shot.png")]);
+    expect(result.missing).toEqual([]);
+    expect(result.attachments.map((a) => a.summary)).toEqual(["Attached notes.md (1 line)", "Listed ./ (1 entries)"]);
+    const sent = JSON.stringify(result.attachments.map((a) => a.blocks));
+    expect(sent).not.toContain("canary-41");
+    expect(sent).not.toContain(".env");
+    expect(sent).not.toContain("shot.png");
   });
 });
 

@@ -30,6 +30,7 @@ describe("images in a prompt", () => {
         },
       ],
       missing: [],
+      denied: [],
     });
   });
 
@@ -130,6 +131,7 @@ describe("images in a prompt", () => {
         },
       ],
       missing: [],
+      denied: [],
     });
   });
 });
