@@ -23,6 +23,8 @@ export interface PermissionSetup {
   context: () => PermissionContext;
   visibleTools: AnyTool[];
   readDenied: (absPath: string) => boolean;
+  /** `/add-dir`: one more directory the file tools may work in, for the rest of the session. */
+  addWorkingDir: (absPath: string) => boolean;
   warnings: string[];
 }
 
@@ -91,6 +93,11 @@ export function setUpPermissions(input: {
     context,
     visibleTools: input.tools.filter((tool) => !hidden.has(tool.name)),
     readDenied: (absPath) => readDenied(rules, absPath, context()),
+    addWorkingDir: (absPath) => {
+      if (workingDirs.includes(absPath)) return false;
+      workingDirs.push(absPath);
+      return true;
+    },
     warnings: rules.warnings.map((warning) => `${warning.source.file ?? warning.source.scope}: ${warning.rule}: ${warning.message}`),
   };
 }

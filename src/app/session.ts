@@ -226,6 +226,17 @@ export class Session {
     return hookLines(this.services.hooks?.config, homeDir);
   }
 
+  /**
+   * `/add-dir`: the tools may read and write in `absPath` too, from now on; checkpoints cover it
+   * from the next prompt, and the model hears of it in the next request's reminder (the system
+   * prompt stays as it was, so its cache holds). False when it was a working directory already.
+   */
+  addWorkingDir(absPath: string): boolean {
+    if (!this.services.permissions.addWorkingDir(absPath)) return false;
+    this.services.context.queue(`The user added ${absPath} as a working directory: files there may be read and edited like the project's.`);
+    return true;
+  }
+
   /** Whether a Read deny rule covers a file (absolute path): for what the user attaches with `@`. */
   readDenied(absPath: string): boolean {
     return this.services.permissions.readDenied(absPath);

@@ -9,6 +9,7 @@ import { effortCommand } from "./effort.ts";
 import { exitCommand } from "./exit.ts";
 import { helpCommand } from "./help.ts";
 import { hooksCommand } from "./hooks.ts";
+import { addDirCommand } from "./add-dir.ts";
 import { agentsCommand } from "./agents.ts";
 import { pluginCommand } from "./plugin.ts";
 import { mcpCommand } from "./mcp.ts";
@@ -35,6 +36,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   costCommand,
   contextCommand,
   permissionsCommand,
+  addDirCommand,
   sandboxCommand,
   hooksCommand,
   mcpCommand,
