@@ -8,7 +8,7 @@
 //   and their module replaced by one that imports the compressed bundle and re-exports its bindings;
 // - PDF.js, which pdf-engine.ts already embeds as a file, is embedded compressed.
 import type { BunPlugin } from "bun";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
@@ -21,10 +21,19 @@ const BUNDLED: Record<string, string[]> = {
   [join(root, "src/telemetry/otel-sdk.ts")]: ["openExport"],
 };
 
+/** Older builds' copies of a module: left an hour, since a build running beside this one may still read its own. */
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
 function writeCompressed(name: string, code: Uint8Array<ArrayBuffer>): string {
   mkdirSync(cacheDir, { recursive: true });
-  const path = join(cacheDir, `${name}-${Bun.hash(code).toString(16)}.mjs.gz`);
+  const file = `${name}-${Bun.hash(code).toString(16)}.mjs.gz`;
+  const path = join(cacheDir, file);
   writeFileSync(path, Bun.gzipSync(code, { level: 9 }));
+  for (const other of readdirSync(cacheDir)) {
+    if (other === file || !other.startsWith(`${name}-`) || !other.endsWith(".mjs.gz")) continue;
+    const stale = join(cacheDir, other);
+    if (Date.now() - statSync(stale).mtimeMs > STALE_AFTER_MS) rmSync(stale, { force: true });
+  }
   return path;
 }
 
