@@ -3,19 +3,10 @@
  * read and edit there, checkpoints cover it from the next prompt. `--remember` also writes it to
  * the project's local settings (`permissions.additionalDirectories`), for the sessions to come.
  */
-import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { localSettingsPath } from "../../settings/local-writer.ts";
+import { realDirectory } from "../../util/real-directory.ts";
 import type { SlashCommand } from "./types.ts";
-
-function directory(path: string): string | undefined {
-  try {
-    const real = realpathSync(path);
-    return statSync(real).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export const addDirCommand: SlashCommand = {
   name: "add-dir",
@@ -31,7 +22,7 @@ export const addDirCommand: SlashCommand = {
     }
     const { session } = ctx;
     const expanded = given === "~" || given.startsWith("~/") ? `${ctx.env.homeDir}${given.slice(1)}` : given;
-    const dir = directory(resolve(session.info.cwd, expanded));
+    const dir = realDirectory(resolve(session.info.cwd, expanded));
     if (!dir) {
       ctx.error(`/add-dir: ${given} is not a directory.`);
       return;

@@ -5,7 +5,7 @@
  * for any other. Paths reach the user as they can read them: relative to the project, absolute
  * for a folder outside it.
  */
-import { realpathSync, statSync } from "node:fs";
+import { realDirectory } from "../../util/real-directory.ts";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { ShadowRepo, SnapshotOptions, TreeChange } from "./shadow-repo.ts";
 
@@ -33,15 +33,6 @@ export interface TreesSnapshot {
 function within(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
-function realDirectory(path: string): string | undefined {
-  try {
-    const real = realpathSync(path);
-    return statSync(real).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
