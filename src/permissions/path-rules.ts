@@ -9,6 +9,7 @@ import { minimatch } from "minimatch";
 import { basename, dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import type { PermissionRule } from "./rules.ts";
 import type { PermissionContext } from "./types.ts";
+import { expandHome } from "../util/expand-home.ts";
 
 export type PathContext = Pick<PermissionContext, "cwd" | "homeDir" | "realpath" | "workingDirs">;
 
@@ -24,10 +25,6 @@ export interface PathForms {
 
 const MATCH_OPTIONS = { dot: true, nonegate: true, nocomment: true } as const;
 
-function expandHome(path: string, homeDir: string): string {
-  if (path === "~") return homeDir;
-  return path.startsWith("~/") ? join(homeDir, path.slice(2)) : path;
-}
 
 /** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
 export function realpathDeep(path: string, realpath: PathContext["realpath"]): string {

@@ -2,7 +2,7 @@
 // session (a Read there runs without asking), the model hears of it in the next request, and
 // `--remember` keeps it in the project's local settings.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolResults, type ScriptStep } from "../fake-anthropic/index.ts";
 import { tempDirectory } from "../helpers/clew-process.ts";
@@ -31,6 +31,25 @@ describe.skipIf(!hasTmux)("/add-dir", () => {
     expect(first).toContain(`The user added ${lib} as a working directory`);
     const local = JSON.parse(readFileSync(join(dir, ".clew", "settings.local.json"), "utf8")) as { permissions?: { additionalDirectories?: string[] } };
     expect(local.permissions?.additionalDirectories).toEqual([lib]);
+  });
+
+  test("--remember keeps what the local settings held; the project folder itself is not added again", async () => {
+    const lib = realpathSync(tempDirectory("clew-add-dir-lib-"));
+    const server = await fake([reply().text("unused")]);
+    const { dir, configDir } = workspace();
+    mkdirSync(join(dir, ".clew"));
+    const local = join(dir, ".clew", "settings.local.json");
+    writeFileSync(local, JSON.stringify({ model: "sonnet", permissions: { additionalDirectories: ["../other", 7] } }, null, 2));
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    terminal.type(`/add-dir ${lib} --remember`);
+    terminal.keys("Enter");
+    await terminal.waitFor("Kept for this project");
+    expect(JSON.parse(readFileSync(local, "utf8"))).toEqual({ model: "sonnet", permissions: { additionalDirectories: ["../other", 7, lib] } });
+    terminal.type("/add-dir .");
+    terminal.keys("Enter");
+    await terminal.waitFor("is the project folder");
+    expect(terminal.screen()).toContain(`${realpathSync(dir)} is the project folder: it is a working directory already.`);
   });
 
   test("a path that is not a directory is refused with its name", async () => {

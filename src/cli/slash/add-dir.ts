@@ -4,6 +4,7 @@
  * the project's local settings (`permissions.additionalDirectories`), for the sessions to come.
  */
 import { resolve } from "node:path";
+import { expandHome } from "../../util/expand-home.ts";
 import { localSettingsPath } from "../../settings/local-writer.ts";
 import { realDirectory } from "../../util/real-directory.ts";
 import type { SlashCommand } from "./types.ts";
@@ -21,10 +22,13 @@ export const addDirCommand: SlashCommand = {
       return;
     }
     const { session } = ctx;
-    const expanded = given === "~" || given.startsWith("~/") ? `${ctx.env.homeDir}${given.slice(1)}` : given;
-    const dir = realDirectory(resolve(session.info.cwd, expanded));
+    const dir = realDirectory(resolve(session.info.cwd, expandHome(given, ctx.env.homeDir)));
     if (!dir) {
       ctx.error(`/add-dir: ${given} is not a directory.`);
+      return;
+    }
+    if (dir === realDirectory(session.info.cwd)) {
+      ctx.print(`${dir} is the project folder: it is a working directory already.`);
       return;
     }
     const added = session.addWorkingDir(dir);
@@ -34,7 +38,12 @@ export const addDirCommand: SlashCommand = {
     const file = localSettingsPath(session.info.cwd);
     try {
       const current = readSettingsValue(file, ["permissions", "additionalDirectories"]);
-      const list = Array.isArray(current) ? current.filter((item): item is string => typeof item === "string") : [];
+      if (current !== undefined && !Array.isArray(current)) {
+        ctx.error(`${file}: permissions.additionalDirectories is not a list; fix it by hand (${dir} was not added there).`);
+        return;
+      }
+      // Whatever the list holds stays as it is, entries clew would not use included.
+      const list: unknown[] = current ?? [];
       if (list.includes(dir)) {
         ctx.print(`Already in ${file}.`);
         return;
