@@ -7,10 +7,9 @@
  * `message`, so a retry can never leave a partial or duplicate turn in history.
  */
 import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
-import type { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { ThinkingConfigParam } from "@anthropic-ai/sdk/resources/messages";
 import { MessageAccumulator } from "./accumulate.ts";
 import { classifyError, retryDelayMs } from "./errors.ts";
+import { RequestEncoder } from "./request-json.ts";
 import { ApiFailure, type ModelEvent, type ModelRequest, type RawMessageStreamEvent, type StreamFn } from "./types.ts";
 
 export interface ModelClientOptions {
@@ -82,16 +81,17 @@ function notifyingFetch(sent: () => void): typeof fetch {
 }
 
 export function createStreamFn(options: ModelClientOptions): StreamFn {
-  let client: Messages | undefined;
+  let client: BaseAnthropic | undefined;
   const sleep = options.sleep ?? abortableSleep;
+  const encoder = new RequestEncoder();
 
-  async function getClient(): Promise<Messages> {
+  async function getClient(): Promise<BaseAnthropic> {
     if (client) return client;
-    const { ClewAnthropic, Messages: MessagesResource } = await preloadSdk();
+    const { ClewAnthropic } = await preloadSdk();
     // The bearer token outranks the key, as in Claude Code. An API key goes in `x-api-key`, the
     // header every Anthropic-compatible gateway checks (this SDK would send it as a bearer token).
     const keyHeader = !options.authToken && options.apiKey ? { "x-api-key": options.apiKey } : {};
-    const base: BaseAnthropic = new ClewAnthropic({
+    client = new ClewAnthropic({
       apiKey: null,
       authToken: options.authToken ?? null,
       baseURL: options.baseURL ?? null,
@@ -103,7 +103,6 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
       ...(options.onRequestSent ? { fetch: notifyingFetch(options.onRequestSent) } : {}),
       defaultHeaders: { ...options.headers, ...keyHeader },
     });
-    client = new MessagesResource(base);
     return client;
   }
 
@@ -125,23 +124,19 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
       controller.abort(stalled);
     }, options.idleTimeoutMs);
     try {
-      const stream = await api.create(
-        {
-          model: request.model,
-          max_tokens: request.maxTokens,
-          system: request.system,
-          tools: request.tools,
-          messages: request.messages,
-          stream: true,
-          ...(request.thinking ? { thinking: request.thinking as ThinkingConfigParam } : {}),
-          ...(request.effort ? { output_config: { effort: request.effort } } : {}),
-        },
-        { signal: controller.signal, ...(betaHeaders ? { headers: betaHeaders } : {}) },
-      );
+      // The SDK's client sends it (headers, auth, errors, the SSE stream); the body comes
+      // serialized, since most of it was serialized for the previous request already.
+      const stream = await api.post<AsyncIterable<RawMessageStreamEvent>>("/v1/messages", {
+        body: encoder.encode(request),
+        headers: { "content-type": "application/json", ...betaHeaders },
+        stream: true,
+        timeout: options.requestTimeoutMs,
+        signal: controller.signal,
+      });
       waitingFor = "events";
       idle.refresh();
       const accumulator = new MessageAccumulator();
-      for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
+      for await (const event of stream) {
         accumulator.add(event);
         yield { type: "raw", event };
         if (event.type === "content_block_delta") {

@@ -1,12 +1,11 @@
 /**
  * The only module that imports the SDK's runtime, and it is itself only ever loaded with
- * `await import()`. Importing the two classes clew uses statically here lets the bundler drop
- * the rest of the SDK (every other API resource, tool runners, webhooks): a dynamic import of the
- * SDK's own entry points keeps all of their exports, ~300 KB of code loaded for nothing.
+ * `await import()`. Importing the one class clew uses statically here lets the bundler drop the
+ * rest of the SDK (every API resource, tool runners, webhooks): a dynamic import of the SDK's own
+ * entry points keeps all of their exports, ~300 KB of code loaded for nothing. Requests go through
+ * the client's `post` (see client.ts), so not even the Messages resource is needed.
  */
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
-
-export { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 
 /**
  * clew always brings its own credentials (an `x-api-key` header or a bearer token, from the
