@@ -27,6 +27,8 @@ function itemsOf(value: object): readonly unknown[] | undefined {
 
 export class RequestEncoder {
   private readonly pieces = new WeakMap<object, Piece>();
+  /** The previous request's messages, each one's JSON, all of it joined, and where each one ends in it. */
+  private sent: { messages: readonly object[]; pieces: string[]; joined: string; ends: number[] } = { messages: [], pieces: [], joined: "", ends: [] };
 
   private json(value: object): string {
     const items = itemsOf(value);
@@ -37,9 +39,31 @@ export class RequestEncoder {
     return json;
   }
 
+  /**
+   * The messages' JSON, comma-joined. Each request repeats the previous one's messages but for the
+   * newest two or three (the breakpoints moved), so the common run of the same objects is taken
+   * from the previous join as it is; from the first message that is another object, or was
+   * serialized again (see `json`), on, the rest is joined anew.
+   */
+  private joinedMessages(messages: readonly object[]): string {
+    const before = this.sent;
+    const pieces = messages.map((message) => this.json(message));
+    let same = 0;
+    // The same string object when nothing changed; equal text is as good when something did.
+    while (same < pieces.length && same < before.pieces.length && messages[same] === before.messages[same] && pieces[same] === before.pieces[same]) same++;
+    const ends = before.ends.slice(0, same);
+    let joined = same === 0 ? "" : before.joined.slice(0, ends[same - 1]);
+    for (let index = same; index < pieces.length; index++) {
+      joined += `${index === 0 ? "" : ","}${pieces[index]}`;
+      ends.push(joined.length);
+    }
+    this.sent = { messages, pieces, joined, ends };
+    return joined;
+  }
+
   /** The body `messages.create` would send for `request` with `stream: true`, keys in the same order. */
   encode(request: ModelRequest): string {
-    const messages = request.messages.map((message) => this.json(message)).join(",");
+    const messages = this.joinedMessages(request.messages);
     const thinking = request.thinking ? `,"thinking":${JSON.stringify(request.thinking)}` : "";
     const effort = request.effort ? `,"output_config":${JSON.stringify({ effort: request.effort })}` : "";
     return `{"model":${JSON.stringify(request.model)},"max_tokens":${JSON.stringify(request.maxTokens)},"system":${this.json(request.system)},"tools":${this.json(request.tools)},"messages":[${messages}],"stream":true${thinking}${effort}}`;

@@ -43,6 +43,21 @@ describe("RequestEncoder", () => {
     }
   });
 
+  test("an older message replaced by a new object (trimmed results, compaction) is sent as it now is", () => {
+    const encoder = new RequestEncoder();
+    const history: MessageParam[] = [];
+    for (let step = 0; step < 4; step++) {
+      history.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${step}`, content: "x".repeat(500) }] }, { role: "assistant", content: [{ type: "text", text: `step ${step}` }] });
+    }
+    history.push({ role: "user", content: "go on" });
+    encoder.encode(request(history));
+    history[2] = { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "[trimmed]" }] };
+    const trimmed = request(history);
+    const encoded = encoder.encode(trimmed);
+    expect(encoded).toBe(JSON.stringify(sdkBody(trimmed)));
+    expect(encoded).toContain("[trimmed]");
+  });
+
   test("thinking and effort are sent after stream, as messages.create orders them", () => {
     const body = request([{ role: "user", content: "hi" }], { thinking: { type: "adaptive" }, effort: "high" });
     const encoded = new RequestEncoder().encode(body);
