@@ -119,7 +119,8 @@ export function loadSettings(given: LoadSettingsOptions): LoadedSettings {
       layers.push(recoveredLayer(spec, parsed, problems, inactive));
       continue;
     }
-    const validated = validateSettingsFile(parsed.json, labelOf(spec));
+    // A file's text parsed just now is the loader's own to repair; an object passed inline is not.
+    const validated = validateSettingsFile(parsed.json, labelOf(spec), { owned: !isPlainObject(spec.inline) });
     problems.push(...validated.problems);
     layers.push({ spec, data: validated.data, json: parsed.json });
   }
@@ -136,7 +137,7 @@ export function loadSettings(given: LoadSettingsOptions): LoadedSettings {
   applySecurityExceptions(merged, inputs);
   return {
     settings: deepFreeze(merged.value) as Frozen<Settings>,
-    origins: Object.freeze(Object.fromEntries(merged.origins)),
+    origins: merged.origins.record(),
     rules: rulesOf(layers),
     inactiveRules: Object.freeze(inactive),
     problems: Object.freeze(problems.map((problem) => Object.freeze(problem))),

@@ -10,6 +10,7 @@
  * - when two layers disagree on a key's shape (array vs string) the strongest one decides.
  */
 import { appendKeySegment, canonical, formatKeyPath, isPlainObject, type PathSegment } from "./key-path.ts";
+import { OriginsBuilder } from "./origins.ts";
 import type { SettingsOrigin, SettingsScope } from "./types.ts";
 
 export interface MergeInput {
@@ -19,7 +20,8 @@ export interface MergeInput {
 
 export interface MergeResult {
   value: Record<string, unknown>;
-  origins: Map<string, SettingsOrigin>;
+  /** Key path → origin, in merge order. */
+  origins: OriginsBuilder;
 }
 
 interface Contribution {
@@ -29,13 +31,26 @@ interface Contribution {
 
 type Shape = "array" | "object" | "scalar";
 
+function isEmpty(object: Record<string, unknown>): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
+function onlyScalars(object: Record<string, unknown>): boolean {
+  for (const key in object) {
+    const child = object[key];
+    if (typeof child === "object" && child !== null) return false;
+  }
+  return true;
+}
+
 function shapeOf(value: unknown): Shape {
   if (Array.isArray(value)) return "array";
   return isPlainObject(value) ? "object" : "scalar";
 }
 
 class Merger {
-  readonly origins = new Map<string, SettingsOrigin>();
+  readonly origins = new OriginsBuilder();
 
   node(path: PathSegment[], contributions: Contribution[]): unknown {
     const top = path.length === 1 ? path[0] : undefined;
@@ -72,14 +87,20 @@ class Merger {
     }
     if (shape === "array") return this.concat(path, run);
     const out: Record<string, unknown> = {};
-    const filled = run.filter((contribution) => Object.keys(contribution.value as Record<string, unknown>).length > 0);
+    const filled = run.filter((contribution) => !isEmpty(contribution.value as Record<string, unknown>));
     if (filled.length === 1) {
       // One layer sets keys here (600 `enabledPlugins` in one file; the defaults' `{}` adds none): no per-key search.
       const { value, origin } = filled[0] as Contribution;
+      const object = value as Record<string, unknown>;
       const prefix = formatKeyPath(path);
-      for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+      // Only plain values (`enabledPlugins`, `env`): the layer's own object is the merged one (layers
+      // are the loader's copies), and its leaves' origins are one block (origins.ts).
+      if (path.length > 0 && onlyScalars(object)) {
+        this.origins.block(prefix, object, origin);
+        return object;
+      }
+      for (const [key, child] of Object.entries(object)) {
         if (shapeOf(child) === "scalar" && path.length > 0) {
-          // A leaf under a top-level object (`enabledPlugins`, `env`): its path is the parent's plus one segment.
           out[key] = child;
           this.origins.set(appendKeySegment(prefix, key), origin);
         } else out[key] = this.node([...path, key], [{ value: child, origin }]);

@@ -149,8 +149,12 @@ function settingsIssues(data: Record<string, unknown>): Issue[] {
   return issues;
 }
 
-export function validateSettingsFile(json: ParsedJson, file: string): ValidationResult {
-  const data = deepClone(json.value) as Record<string, unknown>;
+/**
+ * `owned`: the value was parsed for this call alone (a settings file's text), so it is repaired in
+ * place; otherwise (an object handed in) a copy is. 600 `enabledPlugins` cost ~0.35 ms to copy.
+ */
+export function validateSettingsFile(json: ParsedJson, file: string, options: { owned?: boolean } = {}): ValidationResult {
+  const data = (options.owned === true ? json.value : deepClone(json.value)) as Record<string, unknown>;
   // Allowed in every settings file for editor completion, and meaningless to clew.
   delete data.$schema;
   const problems: SettingsProblem[] = [];

@@ -43,7 +43,7 @@ describe("merging layers", () => {
       { data: { custom: ["a", "b"] }, origin: { scope: "user", file: "/u" } },
     ]);
     expect(result.value).toEqual({ custom: "text" });
-    expect(Object.fromEntries(result.origins)).toEqual({ custom: { scope: "project", file: "/p" } });
+    expect(Object.fromEntries(result.origins.entries())).toEqual({ custom: { scope: "project", file: "/p" } });
   });
 
   test("an object only one layer fills (the defaults' {} aside) keeps every key and each leaf's origin", () => {
@@ -53,7 +53,7 @@ describe("merging layers", () => {
       { data: { enabledPlugins: {}, env: {} }, origin: { scope: "default" } },
     ]);
     expect(result.value).toEqual({ enabledPlugins: { "fmt@team": true, "odd name@team": false }, env: { A: "1", NESTED: "x" } });
-    expect(Object.fromEntries(result.origins)).toEqual({
+    expect(Object.fromEntries(result.origins.entries())).toEqual({
       'enabledPlugins["fmt@team"]': user,
       'enabledPlugins["odd name@team"]': user,
       "env.A": user,
