@@ -1,6 +1,7 @@
 // The origins record: leaves one by one, and blocks of an object one layer set with plain values.
 import { describe, expect, test } from "bun:test";
 import { OriginsBuilder } from "../../../src/settings/origins.ts";
+import type { SettingsOrigin } from "../../../src/settings/types.ts";
 import { layout } from "./fixture.ts";
 
 const user = { scope: "user", file: "/home/u/.clew/settings.json" } as const;
@@ -55,8 +56,8 @@ describe("the origins record", () => {
     const ids = Array.from({ length: 600 }, (_, i) => `plugin-${i}@market-${i % 7}`);
     const file = space.write("user.json", JSON.stringify({ model: "opus", enabledPlugins: Object.fromEntries(ids.map((id) => [id, true])), env: { A: "1" } }));
     const loaded = space.load();
-    const origin = { scope: "user", file };
-    expect(Object.entries(loaded.origins).filter(([, from]) => from.scope !== "default")).toEqual([["model", origin], ...ids.map((id): [string, typeof origin] => [`enabledPlugins[${JSON.stringify(id)}]`, origin]), ["env.A", origin]]);
+    const origin: SettingsOrigin = { scope: "user", file };
+    expect(Object.entries(loaded.origins).filter(([, from]) => from.scope !== "default")).toEqual([["model", origin], ...ids.map((id): [string, SettingsOrigin] => [`enabledPlugins[${JSON.stringify(id)}]`, origin]), ["env.A", origin]]);
     expect(loaded.origins[`enabledPlugins["plugin-599@market-4"]`]).toEqual(origin);
     expect(loaded.settings.enabledPlugins).toEqual(Object.fromEntries(ids.map((id) => [id, true])));
     expect(Object.isFrozen(loaded.settings.enabledPlugins)).toBe(true);
