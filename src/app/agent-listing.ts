@@ -4,11 +4,21 @@
  * 100 KB into every request (the corpus's 266 agents: 103 KB). Every name is always listed; when
  * the full lines do not fit, the descriptions share the room left, the longest cut first at a word
  * boundary, so short ones stay whole. A session with a few dozen agents is never shortened.
+ *
+ * The cutting is done once, when the extensions start-up summary is written (fitAgentDescriptions):
+ * a start lists the stored descriptions as they are, each cut one marked, and fitting them again
+ * changes nothing.
  */
-import type { AgentListing } from "../extensions/summary.ts";
+import type { AgentListing, AgentListingLines } from "../extensions/summary.ts";
 
 /** About 4,000 tokens: twice the skill listing's default share of a 200k window. */
 export const AGENT_LISTING_BUDGET_CHARS = 16_000;
+
+/** `16000` → `16,000`, without Intl (its first use costs ~2.5 ms of start-up). */
+const grouped = (value: number): string => String(value).replace(/\B(?=(\d{3})+$)/g, ",");
+
+/** What the listing says under its lines when a description in it was cut. */
+export const AGENT_LISTING_SHORTENED_NOTE = `(Descriptions are shortened to keep this list under ${grouped(AGENT_LISTING_BUDGET_CHARS)} characters; every helper type is named.)`;
 
 function line(agent: AgentListing, description: string): string {
   const tools = agent.tools && agent.tools.length > 0 ? agent.tools.join(", ") : "*";
@@ -37,13 +47,37 @@ function widestFitting(agents: readonly AgentListing[], room: number): number {
   return low;
 }
 
-/** The listing's lines, and whether any description was shortened to fit `budgetChars`. */
-export function agentListingLines(agents: readonly AgentListing[], budgetChars = AGENT_LISTING_BUDGET_CHARS): { lines: string[]; shortened: boolean } {
-  const full = agents.map((agent) => line(agent, agent.description));
-  if (length(full) <= budgetChars) return { lines: full, shortened: false };
-  const names = agents.map((agent) => line(agent, ""));
-  const width = widestFitting(agents, budgetChars - length(names));
+/** A description cut (or dropped) to fit, marked so the listing still says so. */
+function cutTo(agent: AgentListing, description: string): AgentListing {
+  return description === agent.description ? agent : { ...agent, description, shortened: true };
+}
+
+/** Over the budget: the descriptions cut to share the room the names leave. */
+function fitted(agents: readonly AgentListing[], budgetChars: number): AgentListing[] {
+  const width = widestFitting(agents, budgetChars - length(agents.map((agent) => line(agent, ""))));
   // Below a few words a description says nothing: the names alone then.
-  if (width < 24) return { lines: names, shortened: true };
-  return { lines: agents.map((agent) => line(agent, shorten(agent.description, width))), shortened: true };
+  if (width < 24) return agents.map((agent) => cutTo(agent, ""));
+  return agents.map((agent) => cutTo(agent, shorten(agent.description, width)));
+}
+
+/** The agents with their descriptions as the listing shows them within `budgetChars` (the same agents when all fit). */
+export function fitAgentDescriptions(agents: readonly AgentListing[], budgetChars = AGENT_LISTING_BUDGET_CHARS): readonly AgentListing[] {
+  return length(agents.map((agent) => line(agent, agent.description))) <= budgetChars ? agents : fitted(agents, budgetChars);
+}
+
+/** Listings formatted when the extensions summary was written, by the very list of agents the session has from it. */
+const stored = new WeakMap<readonly AgentListing[], AgentListingLines>();
+
+/** A summary's agents come with their listing: agentListingLines(those agents) then formats none of them (266 agents: ~0.6 ms). */
+export function rememberAgentListing(agents: readonly AgentListing[], listing: AgentListingLines): void {
+  stored.set(agents, listing);
+}
+
+/** The listing's lines, and whether a description in it is shortened (cut now, or when the summary stored it). */
+export function agentListingLines(agents: readonly AgentListing[], budgetChars = AGENT_LISTING_BUDGET_CHARS): AgentListingLines {
+  const known = budgetChars === AGENT_LISTING_BUDGET_CHARS ? stored.get(agents) : undefined;
+  if (known) return known;
+  const whole = agents.map((agent) => line(agent, agent.description));
+  const shown = length(whole) <= budgetChars ? agents : fitted(agents, budgetChars);
+  return { lines: shown === agents ? whole : shown.map((agent) => line(agent, agent.description)), shortened: shown.some((agent) => agent.shortened === true) };
 }

@@ -6,8 +6,9 @@
  * something is invoked, listed or completed.
  */
 import type { ExtensionProblem, ExtensionRegistry } from "../extensions/index.ts";
-import type { AgentListing } from "../extensions/summary.ts";
+import type { AgentListing, StartupSummary } from "../extensions/summary.ts";
 import { anyFolderExists, discoverSources } from "../extensions/sources.ts";
+import { agentListingLines, fitAgentDescriptions, rememberAgentListing } from "./agent-listing.ts";
 import type { ComponentSource, SourceSet } from "../extensions/types.ts";
 
 /** The registry, built on first use (or already built); replaced when nested folders add to it. */
@@ -73,20 +74,23 @@ const withHeader = (catalogue: string): string => (catalogue ? `${CATALOGUE_HEAD
 
 /**
  * The agents as the Agent tool lists them — by name in the user's collation, each description on
- * one line — worked out when the summary is written, so a start with hundreds of plugin agents
- * does neither (the collator alone costs about a millisecond to set up).
+ * one line, cut to the listing's budget — worked out when the summary is written, so a start with
+ * hundreds of plugin agents does none of it (the collator alone costs about a millisecond to set up,
+ * fitting 266 agents' descriptions another).
  */
 function agentListing(agents: ExtensionRegistry["agents"]): AgentListing[] {
-  return [...agents]
+  const sorted = [...agents]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((agent) => ({ name: agent.name, description: agent.description.replace(/\s+/g, " ").trim(), ...(agent.tools ? { tools: [...agent.tools] } : {}) }));
+  return [...fitAgentDescriptions(sorted)];
 }
 
-async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsInput): Promise<{ registry: ExtensionRegistry; summary: { catalogue: string; modelInvocable: number; withHooks: boolean; errors: ExtensionProblem[]; agents: AgentListing[] } }> {
+async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsInput): Promise<{ registry: ExtensionRegistry; summary: StartupSummary }> {
   const [{ loadExtensions }, { skillCatalogue }, { agentsFromJson }] = await Promise.all([import("../extensions/load.ts"), import("../extensions/catalogue.ts"), import("../extensions/agents-json.ts")]);
   const extra = input.agentsJson === undefined ? [] : [agentsFromJson(input.agentsJson)];
   const registry = await loadExtensions({ sources, extra, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) });
   const modelInvocable = registry.invocables.filter((item) => item.modelInvocable);
+  const agents = agentListing(registry.agents);
   return {
     registry,
     summary: {
@@ -94,9 +98,16 @@ async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsIn
       modelInvocable: modelInvocable.length,
       withHooks: registry.invocables.some((item) => item.hooks !== undefined) || registry.agents.some((agent) => agent.hooks !== undefined),
       errors: registry.problems.filter((problem) => problem.severity === "error"),
-      agents: agentListing(registry.agents),
+      agents,
+      agentLines: agentListingLines(agents),
     },
   };
+}
+
+/** What the session takes of a summary (stored or just made); its agents' listing stays with them. */
+function fromSummary(registry: LazyRegistry, { agentLines, ...summary }: StartupSummary): SessionExtensions {
+  if (agentLines) rememberAgentListing(summary.agents, agentLines);
+  return { registry, ...summary, catalogue: withHeader(summary.catalogue) };
 }
 
 export async function loadSessionExtensions(input: ExtensionsInput): Promise<SessionExtensions> {
@@ -117,13 +128,13 @@ export async function loadSessionExtensions(input: ExtensionsInput): Promise<Ses
   if (input.cacheDir && input.agentsJson === undefined) {
     const { cachedSummary, saveSummary } = await import("../extensions/summary.ts");
     const { summary } = cachedSummary(own, plugins, input.cacheDir, input.budgetChars);
-    if (summary) return { registry: new LazyRegistry(build), ...summary, catalogue: withHeader(summary.catalogue) };
+    if (summary) return fromSummary(new LazyRegistry(build), summary);
     const all = sources();
     const loaded = await fullLoad(all, input);
     // A refused plugin's absence is this start's finding, not a summary of its (unchanged) folder.
     if (!all.some((source) => source.guard?.() !== undefined)) await saveSummary(own, plugins, input.cacheDir, input.budgetChars, loaded.summary);
-    return { registry: new LazyRegistry(build, loaded.registry), ...loaded.summary, catalogue: withHeader(loaded.summary.catalogue) };
+    return fromSummary(new LazyRegistry(build, loaded.registry), loaded.summary);
   }
   const loaded = await fullLoad(sources(), input);
-  return { registry: new LazyRegistry(build, loaded.registry), ...loaded.summary, catalogue: withHeader(loaded.summary.catalogue) };
+  return fromSummary(new LazyRegistry(build, loaded.registry), loaded.summary);
 }

@@ -14,7 +14,7 @@ import { scanSource } from "./scan.ts";
 import { hasFolder, sourceIdentity } from "./sources.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
-const SUMMARY_VERSION = 5;
+const SUMMARY_VERSION = 7;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -24,14 +24,24 @@ export interface StartupSummary {
   withHooks: boolean;
   /** Problems of severity error, to report at start-up. */
   errors: ExtensionProblem[];
-  /** The active agent definitions, for the Agent tool's list of helper types, as it lists them (see extensions-setup). */
+  /** The active agent definitions, for the Agent tool's list of helper types, as it lists them: sorted, on one line, cut to its budget (see extensions-setup). */
   agents: AgentListing[];
+  /** The Agent tool's listing of `agents` (app/agent-listing.ts), formatted when the summary was written. */
+  agentLines?: AgentListingLines;
+}
+
+export interface AgentListingLines {
+  lines: string[];
+  /** Some description in the lines was cut to fit the listing's budget. */
+  shortened: boolean;
 }
 
 export interface AgentListing {
   name: string;
   description: string;
   tools?: string[];
+  /** The description was cut to the Agent tool's listing budget when the summary was written. */
+  shortened?: true;
 }
 
 interface StoredSummary extends StartupSummary {
@@ -69,6 +79,11 @@ function fingerprint(sources: readonly ComponentSource[], set: SourceSet | undef
   return Bun.hash(parts.join("\n")).toString(36);
 }
 
+function isListing(value: unknown): value is AgentListingLines {
+  const listing = value as Partial<AgentListingLines> | undefined;
+  return typeof listing?.shortened === "boolean" && Array.isArray(listing.lines) && listing.lines.every((line) => typeof line === "string");
+}
+
 /** The summary of the last full load over `sources` then `set`, if no component file changed since. */
 export function cachedSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number): { summary?: StartupSummary; fingerprint?: string } {
   const current = fingerprint(sources, set, cacheDir);
@@ -76,7 +91,8 @@ export function cachedSummary(sources: readonly ComponentSource[], set: SourceSe
   try {
     const stored = readAsciiJson(summaryPath(cacheDir, sources, set, budget)) as Partial<StoredSummary>;
     if (stored.version === SUMMARY_VERSION && stored.fingerprint === current && typeof stored.catalogue === "string") {
-      return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [] }, fingerprint: current };
+      const agentLines = isListing(stored.agentLines) ? { agentLines: stored.agentLines } : {};
+      return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [], ...agentLines }, fingerprint: current };
     }
   } catch {
     // No summary yet, or a damaged one: the caller loads in full and writes a new one.

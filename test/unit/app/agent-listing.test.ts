@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { agentListingLines } from "../../../src/app/agent-listing.ts";
+import { AGENT_LISTING_SHORTENED_NOTE, agentListingLines, fitAgentDescriptions, rememberAgentListing } from "../../../src/app/agent-listing.ts";
 
 const agent = (name: string, description: string, tools?: string[]) => ({ name, description, ...(tools ? { tools } : {}) });
 const words = (count: number, word = "review") => Array.from({ length: count }, (_, i) => `${word}${i}`).join(" ");
@@ -34,5 +34,29 @@ describe("the Agent tool's listing of agent definitions", () => {
     expect(shortened).toBe(true);
     expect(lines[7]).toBe("- marketplace-7:agent-7 (Tools: *)");
     expect(lines).toHaveLength(400);
+  });
+
+  test("descriptions fitted once (as the extensions summary stores them) list the same lines, still marked as shortened", () => {
+    const agents = [agent("a-short-one", "Checks links."), ...Array.from({ length: 40 }, (_, i) => agent(`plugin-${i}:expert`, `Expert for area ${i}. ${words(120)}`, ["Read"]))];
+    const fitted = fitAgentDescriptions(agents, 8_000);
+    expect(fitted[0]).toBe(agents[0]);
+    expect(fitted[1]).toEqual({ name: "plugin-0:expert", description: expect.stringMatching(/^Expert for area 0\. review0 .*review\d+…$/) as unknown as string, tools: ["Read"], shortened: true });
+    expect(fitAgentDescriptions(fitted, 8_000)).toBe(fitted);
+    expect(agentListingLines(fitted, 8_000)).toEqual(agentListingLines(agents, 8_000));
+    // Within the budget nothing is cut, and the same list comes back.
+    const few = agents.slice(0, 3);
+    expect(fitAgentDescriptions(few, 16_000)).toBe(few);
+  });
+
+  test("a listing stored with its agents is what those agents list as; another list of them is worked out", () => {
+    const agents = [agent("tester", "Writes tests.")];
+    rememberAgentListing(agents, { lines: ["- tester: stored (Tools: *)"], shortened: true });
+    expect(agentListingLines(agents)).toEqual({ lines: ["- tester: stored (Tools: *)"], shortened: true });
+    expect(agentListingLines([...agents])).toEqual({ lines: ["- tester: Writes tests. (Tools: *)"], shortened: false });
+    expect(agentListingLines(agents, 8_000)).toEqual({ lines: ["- tester: Writes tests. (Tools: *)"], shortened: false });
+  });
+
+  test("the note names the budget with its digits grouped", () => {
+    expect(AGENT_LISTING_SHORTENED_NOTE).toBe("(Descriptions are shortened to keep this list under 16,000 characters; every helper type is named.)");
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
+import { agentListingLines } from "../../../src/app/agent-listing.ts";
 import { loadSessionExtensions, type ExtensionsInput } from "../../../src/app/extensions-setup.ts";
 import { pluginSource, sourceSetOf } from "../../../src/extensions/sources.ts";
 import type { SourceSet } from "../../../src/extensions/types.ts";
@@ -80,5 +81,25 @@ describe("the extensions a session starts with", () => {
     expect(fewer.made()).toBe(1);
     expect(started.catalogue).not.toContain("p0:alpha");
     expect(started.agents.map((agent) => agent.name)).toEqual(["p0:able", "p0:Beta"]);
+  });
+
+  test("hundreds of agents: the summary keeps their descriptions cut to the Agent list's budget, and a warm start lists them as the cold one did", async () => {
+    const { input } = setup();
+    const plugin = tempDir();
+    const long = (i: number) => `Reviews area ${i}. ${Array.from({ length: 150 }, (_, n) => `word${n}`).join(" ")}`;
+    writeTree(plugin, Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`agents/expert-${String(i).padStart(3, "0")}.md`, md([`name: expert-${String(i).padStart(3, "0")}`, `description: ${long(i)}`])])));
+    const set = () => countedSet([plugin]).set;
+    const cold = await loadSessionExtensions(input(set()));
+    const full = Array.from({ length: 120 }, (_, i) => ({ name: `p0:expert-${String(i).padStart(3, "0")}`, description: long(i) }));
+    const expected = agentListingLines(full);
+    expect(expected.shortened).toBe(true);
+    expect(cold.agents.every((agent) => agent.shortened === true && agent.description.endsWith("…"))).toBe(true);
+    expect(agentListingLines(cold.agents)).toEqual(expected);
+    const warm = await loadSessionExtensions(input(set()));
+    expect(warm.registry?.peek()).toBeUndefined();
+    expect(warm.agents).toEqual(cold.agents);
+    // Stored with them, and (for a copy of the list, nothing stored) worked out again from the cut descriptions alike.
+    expect(agentListingLines(warm.agents)).toEqual(expected);
+    expect(agentListingLines([...warm.agents])).toEqual(expected);
   });
 });
