@@ -1,20 +1,10 @@
 // The Bun.build options every clew binary shares: the local build (scripts/build.ts) and the
 // release (scripts/release.ts) differ only in the compile target, bytecode depth and build facts.
-import type { BunPlugin } from "bun";
 import { resolve } from "node:path";
 import { coldModules } from "./cold-modules.ts";
+import { deferredSdkSchemas, lighterSchemaValidator } from "./mcp-sdk-plugins.ts";
 
 const root = resolve(import.meta.dir, "..");
-
-/** The MCP SDK's client validates with ajv by default; the binary uses the SDK's lighter provider (see the shim). */
-const lighterSchemaValidator: BunPlugin = {
-  name: "mcp-sdk-validator",
-  setup(build) {
-    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
-      args.importer.includes("@modelcontextprotocol/sdk") ? { path: resolve(root, "src/mcp/runtime/validator-shim.ts") } : undefined,
-    );
-  },
-};
 
 export const CLEW_BUILD_OPTIONS = {
   entrypoints: [resolve(root, "src/main.ts")],
@@ -29,7 +19,7 @@ export const CLEW_BUILD_OPTIONS = {
   splitting: true,
   sourcemap: "none" as const,
   target: "bun" as const,
-  plugins: [lighterSchemaValidator, coldModules],
+  plugins: [lighterSchemaValidator, deferredSdkSchemas, coldModules],
 };
 
 /**

@@ -113,8 +113,9 @@ export class ServerConnection {
     if (this.closing) return;
     let built: BuiltTransport;
     try {
-      built = buildTransport(sdk, this.entry, { projectDir: this.options.projectDir, env: this.options.env, ...(this.options.hostTransports ? { hostTransports: this.options.hostTransports } : {}) });
+      built = await buildTransport(sdk, this.entry, { projectDir: this.options.projectDir, env: this.options.env, ...(this.options.hostTransports ? { hostTransports: this.options.hostTransports } : {}) });
     } catch (error) {
+      if (this.closing) return;
       this.fail("failed", `MCP server "${this.entry.name}" cannot start: ${errorMessage(error)} (${this.entry.origin})`);
       return;
     }
@@ -133,7 +134,7 @@ export class ServerConnection {
     } catch (error) {
       clearTimeout(timer);
       if (this.client !== client) return;
-      const classified = authFailure(sdk, this.entry, error);
+      const classified = authFailure(built, this.entry, error);
       if (!classified) await this.built?.stdio?.exitWithin(500);
       if (classified) this.fail(classified.status, classified.message);
       else this.fail("failed", this.connectFailure(sdk, error));
@@ -288,7 +289,7 @@ export class ServerConnection {
     if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
       return new ToolError(`${name} did not answer ${what} within ${options.timeoutMs} ms (MCP_TOOL_TIMEOUT, or the server's "timeout")`, "tool_timeout");
     }
-    const auth = authFailure(sdk, this.entry, error);
+    const auth = authFailure(this.built, this.entry, error);
     if (auth) {
       this.fail(auth.status, auth.message);
       return new ToolError(auth.message);

@@ -5,7 +5,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerEntry, McpServerStatus } from "../types.ts";
-import type { McpSdk } from "./load-sdk.ts";
+import { loadRemoteMcpSdk, type McpSdk, type RemoteMcpSdk } from "./load-sdk.ts";
 import { StdioProcessTransport } from "./stdio-transport.ts";
 
 export interface TransportContext {
@@ -20,6 +20,8 @@ export interface BuiltTransport {
   transport: Transport;
   /** Present for stdio servers: the process, its stderr tail and exit status. */
   stdio?: StdioProcessTransport;
+  /** Present for remote servers: the SDK's remote transports, whose errors say what failed. */
+  remote?: RemoteMcpSdk;
 }
 
 /** The environment a stdio server starts with (spec §2.2): the session's, then clew's markers, then the entry's own. */
@@ -27,7 +29,8 @@ export function stdioEnvironment(entryEnv: Readonly<Record<string, string>>, con
   return { ...context.env, CLAUDECODE: "1", CLAUDE_PROJECT_DIR: context.projectDir, ...entryEnv };
 }
 
-export function buildTransport(sdk: McpSdk, entry: McpServerEntry, context: TransportContext): BuiltTransport {
+/** A remote entry loads the SDK's remote transports first (load-sdk.ts); stdio and in-process ones never do. */
+export async function buildTransport(sdk: McpSdk, entry: McpServerEntry, context: TransportContext): Promise<BuiltTransport> {
   const hosted = entry.scope === "sdk" ? context.hostTransports?.get(entry.name) : undefined;
   if (entry.scope === "sdk") {
     if (!hosted) throw new Error(`the host registered no in-process server named "${entry.name}"`);
@@ -44,19 +47,20 @@ export function buildTransport(sdk: McpSdk, entry: McpServerEntry, context: Tran
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: { ...config.headers } };
+  const remote = await loadRemoteMcpSdk();
   switch (config.type) {
     case "http":
-      return { transport: new sdk.StreamableHTTPClientTransport(url, { requestInit }) };
+      return { transport: new remote.StreamableHTTPClientTransport(url, { requestInit }), remote };
     case "sse":
-      return { transport: new sdk.SSEClientTransport(url, { requestInit }) };
+      return { transport: new remote.SSEClientTransport(url, { requestInit }), remote };
     case "ws":
-      return { transport: new sdk.WebSocketClientTransport(url) };
+      return { transport: new remote.WebSocketClientTransport(url), remote };
   }
 }
 
 /** The HTTP status of a failed remote request, when the error carries one. */
-function httpStatus(sdk: McpSdk, error: unknown): number | undefined {
-  if (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) return typeof error.code === "number" ? error.code : undefined;
+function httpStatus(remote: RemoteMcpSdk, error: unknown): number | undefined {
+  if (error instanceof remote.StreamableHTTPError || error instanceof remote.SseError) return typeof error.code === "number" ? error.code : undefined;
   if (error instanceof Error) {
     const match = /\b(401|403)\b/.exec(error.message);
     if (match?.[1] && /unauthori[sz]ed|forbidden|HTTP|status/i.test(error.message)) return Number(match[1]);
@@ -69,10 +73,11 @@ export interface Classified {
   message: string;
 }
 
-/** A remote server that refused us for lack of credentials. */
-export function authFailure(sdk: McpSdk, entry: McpServerEntry, error: unknown): Classified | undefined {
-  if (entry.config.type === "stdio") return undefined;
-  const status = error instanceof sdk.UnauthorizedError ? 401 : httpStatus(sdk, error);
+/** A remote server (`built` by its remote transport) that refused us for lack of credentials. */
+export function authFailure(built: BuiltTransport | undefined, entry: McpServerEntry, error: unknown): Classified | undefined {
+  const remote = built?.remote;
+  if (entry.config.type === "stdio" || !remote) return undefined;
+  const status = error instanceof remote.UnauthorizedError ? 401 : httpStatus(remote, error);
   if (status !== 401 && status !== 403) return undefined;
   const hasAuthorization = Object.keys(entry.config.headers).some((name) => name.toLowerCase() === "authorization");
   if (hasAuthorization) {
