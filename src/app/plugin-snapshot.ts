@@ -110,11 +110,15 @@ let lastRead: { path: string; stored: StoredSnapshot | undefined } | undefined;
 
 const contexts = new WeakMap<readonly string[], { cwd: string; homeDir: string; key: string }>();
 
-/** The version, folder and enabled set, hashed (once per list of ids: hundreds of them are sorted for it). */
+/**
+ * The version, folder and enabled set, hashed (once per list of ids). The ids are hashed in the
+ * settings' order, unsorted: reordering `enabledPlugins` costs one load from the folders, sorting
+ * hundreds of ids would cost every start.
+ */
 function contextKey(env: Environment, enabledIds: readonly string[]): string {
   const known = contexts.get(enabledIds);
   if (known && known.cwd === env.cwd && known.homeDir === env.homeDir) return known.key;
-  const key = Bun.hash(JSON.stringify([SNAPSHOT_VERSION, env.cwd, env.homeDir, [...enabledIds].sort()])).toString(36);
+  const key = Bun.hash(`${JSON.stringify([SNAPSHOT_VERSION, env.cwd, env.homeDir])}\n${enabledIds.join("\n")}`).toString(36);
   contexts.set(enabledIds, { cwd: env.cwd, homeDir: env.homeDir, key });
   return key;
 }

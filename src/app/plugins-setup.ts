@@ -63,7 +63,8 @@ export function enabledIds(loaded: LoadedSettings): readonly string[] {
   const known = enabledOf.get(loaded);
   if (known) return known;
   const ids: string[] = [];
-  for (const [id, on] of Object.entries(loaded.settings.enabledPlugins)) if (on === true) ids.push(id);
+  const enabled = loaded.settings.enabledPlugins;
+  for (const id in enabled) if (enabled[id] === true) ids.push(id);
   enabledOf.set(loaded, ids);
   return ids;
 }
