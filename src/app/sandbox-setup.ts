@@ -120,24 +120,27 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
   }
   // A permission rule's glob is still enforced by the gate; only the sandbox's own lists are reported.
   for (const skipped of status.policy.skipped.filter((item) => item.rule === undefined)) context.report(`clew: sandbox.${skipped.list} entry "${skipped.entry}" is not applied: ${skipped.why}.`);
-  const dirs = boundaryDirs(context);
+  let dirs = boundaryDirs(context);
   const runner = await runnerFor(status, context, dirs.workingDirs);
   const close = (): void => runner.close();
   process.once("exit", close);
   const view: SandboxView = { autoAllow: config.autoAllowBashIfSandboxed, allowUnsandboxed: config.allowUnsandboxedCommands, excludedCommands: config.excludedCommands };
   context.gate.useSandbox(view);
-  const [{ worktreeBoundary }, { decideSandboxFor }, { describeBlocked, findBlocked }] = await Promise.all([
+  const [{ sessionBoundary, worktreeBoundary }, { decideSandboxFor }, { describeBlocked, findBlocked }] = await Promise.all([
     import("../permissions/sandbox/boundary.ts"),
     import("../permissions/sandbox-rules.ts"),
     import("../permissions/sandbox/violations.ts"),
   ]);
-  // One runner (proxy, network, /tmp) for the session; each port runs its commands under its own boundary.
-  const portFor = (boundary: SandboxBoundary, shutDown: () => void): SandboxPort => ({
+  let session = status.boundary;
+  // One runner (proxy, network, /tmp) for the session; each port runs its commands under its own
+  // boundary, the session's as it is when the command starts (a folder added with /add-dir widens it).
+  const portFor = (boundaryNow: () => SandboxBoundary, shutDown: () => void): SandboxPort => ({
     close: shutDown,
     async prepare(request) {
       const decision = await decideSandboxFor(view, request.dangerouslyDisableSandbox ? { dangerouslyDisableSandbox: true } : {}, request.command);
       if (!decision.sandboxed) return { sandboxed: false, why: decision.why };
       const seq = runner.refusalSeq;
+      const boundary = boundaryNow();
       const launch = await runner.launch(request.cwd, boundary);
       return {
         sandboxed: true,
@@ -146,9 +149,17 @@ export async function setUpSandbox(context: SandboxContext & { gate: PermissionG
         explain: (output) => describeBlocked(findBlocked(output.exitCode === 0 ? "" : `${output.stdout}\n${output.stderr}`, request.cwd, boundary, runner.refusalsAfter(seq), existsSync), config.allowUnsandboxedCommands),
       };
     },
-    forWorktree: (path) => portFor(worktreeBoundary(config, dirs, path), () => undefined),
+    forWorktree: (path) => {
+      const boundary = worktreeBoundary(config, dirs, path);
+      return portFor(() => boundary, () => undefined);
+    },
+    addWorkingDir: (path) => {
+      if (dirs.workingDirs.includes(path)) return;
+      dirs = { ...dirs, workingDirs: [...dirs.workingDirs, path] };
+      session = sessionBoundary(config, dirs);
+    },
   });
-  return portFor(status.boundary, () => {
+  return portFor(() => session, () => {
     process.off("exit", close);
     runner.close();
   });

@@ -227,12 +227,13 @@ export class Session {
   }
 
   /**
-   * `/add-dir`: the tools may read and write in `absPath` too, from now on; checkpoints cover it
+   * `/add-dir`: the tools (sandboxed Bash too) may read and write in `absPath` from now on; checkpoints cover it
    * from the next prompt, and the model hears of it in the next request's reminder (the system
    * prompt stays as it was, so its cache holds). False when it was a working directory already.
    */
   addWorkingDir(absPath: string): boolean {
     if (!this.services.permissions.addWorkingDir(absPath)) return false;
+    this.services.toolSession.sandbox?.addWorkingDir(absPath);
     this.services.context.queue(`The user added ${absPath} as a working directory: files there may be read and edited like the project's.`);
     return true;
   }

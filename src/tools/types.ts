@@ -125,6 +125,8 @@ export interface SandboxPort {
    * the project, which stays readable. It shares the session's sandbox; closing it does nothing.
    */
   forWorktree(path: string): SandboxPort;
+  /** A working directory added mid-session (`/add-dir`) is writable for the commands started from now on. */
+  addWorkingDir(path: string): void;
 }
 
 export interface SideModelRequest {

@@ -1,6 +1,6 @@
 // /add-dir in a real terminal: a folder outside the project becomes a working directory for the
-// session (a Read there runs without asking), the model hears of it in the next request, and
-// `--remember` keeps it in the project's local settings.
+// session (a Read there runs without asking, a sandboxed command may write there), the model
+// hears of it in the next request, and `--remember` keeps it in the project's local settings.
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { tempDirectory } from "../helpers/clew-process.ts";
 import { hasTmux, terminalHarness } from "../helpers/tmux.ts";
 
 const { fake, open, workspace } = terminalHarness();
+const hasBwrap = process.platform === "linux" && Bun.which("bwrap") !== null;
 
 describe.skipIf(!hasTmux)("/add-dir", () => {
   test("a Read in the added folder runs without asking, and the model is told of the folder", async () => {
@@ -50,6 +51,25 @@ describe.skipIf(!hasTmux)("/add-dir", () => {
     terminal.keys("Enter");
     await terminal.waitFor("is the project folder");
     expect(terminal.screen()).toContain(`${realpathSync(dir)} is the project folder: it is a working directory already.`);
+  });
+
+  test.skipIf(!hasBwrap)("with the Bash sandbox on, a command may write in the added folder", async () => {
+    const lib = realpathSync(tempDirectory("clew-add-dir-lib-"));
+    const target = join(lib, "out.txt");
+    const server = await fake([reply().toolUse("Bash", { command: `echo boxed > ${target}`, description: "Write in the lib" }), reply().text("Wrote it.")]);
+    const { dir, configDir } = workspace();
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify({ sandbox: { enabled: true } }));
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url });
+    await terminal.waitFor("/help for help");
+    terminal.type(`/add-dir ${lib}`);
+    terminal.keys("Enter");
+    await terminal.waitFor("as a working directory for this session");
+    terminal.type("write in the lib");
+    terminal.keys("Enter");
+    await terminal.waitFor("Wrote it.");
+    const second = server.requests.filter((request) => request.endpoint === "messages")[1];
+    expect(second && toolResults(second).map((result) => [result.isError, result.text.trim()])).toEqual([[false, "(no output)"]]);
+    expect(readFileSync(target, "utf8")).toBe("boxed\n");
   });
 
   test("a path that is not a directory is refused with its name", async () => {
