@@ -28,6 +28,8 @@ async function sessionRuns(projectDir: string, stateDir: string, workingDirs: re
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const prompt = await port?.startPrompt();
+    // The record is written with the prompt's description.
+    if (prompt !== undefined) await port?.describe(prompt, { text: "bench" });
     times.push(performance.now() - started);
     if (prompt !== undefined) await port?.afterTurn(prompt);
   }

@@ -34,6 +34,11 @@ export interface TurnActivity {
   wrote: boolean;
   /** Something that may go on changing files after it returns ran or is configured: a shell, a helper, an MCP tool, a hook. */
   lingers: boolean;
+  /**
+   * The files the tools that write and leave nothing running (Edit, Write, NotebookEdit) were
+   * called on, as absolute paths; undefined once such a call named its file otherwise.
+   */
+  written?: string[];
 }
 
 /** The prompts of a session, checkpointed before each and after each turn; never throws. */
@@ -41,7 +46,8 @@ export interface CheckpointPort {
   /**
    * The snapshot before the session's next prompt; that prompt's number, undefined when
    * checkpoints are off. `captured` is called once the files have been read: from then on they
-   * may change (the snapshot's trees are still being written, and its record saved).
+   * may change (the snapshot's trees are still being written). Its record is written by the
+   * `describe` or `discard` that follows (a process killed before loses this prompt's checkpoint).
    */
   startPrompt(captured?: () => void): Promise<number | undefined>;
   beforePrompt(prompt: number): Promise<void>;
@@ -51,13 +57,12 @@ export interface CheckpointPort {
   discard(prompt: number): Promise<void>;
   /**
    * The turn ended. With its `activity`, a turn that only read — in a session where nothing that
-   * may still be running was ever started — is recorded as leaving the files as they were, with no git.
+   * may still be running was ever started — is recorded as leaving the files as they were, with
+   * no git; one whose only changes were made by Edit, Write or NotebookEdit adds just their files.
    */
   afterTurn(prompt: number, activity?: TurnActivity): Promise<void>;
   /** Loaded on first use (rewind, the list of prompts). */
   load(): Promise<SessionCheckpoints>;
-  /** Loads the code snapshots need, git's library included, so the first one starts at once; no git runs, nothing is written. */
-  prepare(): Promise<void>;
   /** Resolves once every snapshot asked for so far is taken (they run one at a time, in order), tracked work included. */
   settled(): Promise<void>;
   /** Work that will ask for snapshots once something else is done (a turn's end behind its record): `settled()` waits for it too. */
@@ -107,10 +112,10 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
   const tracked = new Set<Promise<unknown>>();
   // An added folder that cannot be snapshot (too many files, unreadable) is said once and left out; the others go on.
   const leftOut = new Set<string>();
-  const snapshot = async (checkpoints: SessionCheckpoints, prompt: number, captured?: () => void): Promise<number> => {
+  const snapshot = async (checkpoints: SessionCheckpoints, prompt: number, captured?: () => void, save = true): Promise<number> => {
     const { outsideRoots } = await import("../store/checkpoints/work-trees.ts");
     const roots = outsideRoots(input.projectDir, input.workingDirs?.() ?? []).filter((root) => !leftOut.has(root));
-    const { record, failures } = await checkpoints.beforePrompt(prompt, roots, captured);
+    const { record, failures } = await checkpoints.beforePrompt(prompt, { roots, ...(captured ? { captured } : {}), save });
     if (record.skipped) input.report(`clew: not checkpointed (over the size limit): ${record.skipped.join(", ")}`);
     for (const [root, reason] of failures) {
       leftOut.add(root);
@@ -119,7 +124,8 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     return prompt;
   };
   return {
-    startPrompt: (captured) => guarded((checkpoints) => snapshot(checkpoints, checkpoints.nextPrompt(), captured)),
+    // The record is written once, with the prompt's description, or dropped with it (discard).
+    startPrompt: (captured) => guarded((checkpoints) => snapshot(checkpoints, checkpoints.nextPrompt(), captured, false)),
     beforePrompt: async (prompt) => {
       await guarded((checkpoints) => snapshot(checkpoints, prompt));
     },
@@ -132,12 +138,11 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     afterTurn: async (prompt, activity) => {
       if (activity?.lingers) lingering = true;
       const onlyRead = activity !== undefined && !activity.wrote;
-      await guarded((checkpoints) => checkpoints.afterTurn(prompt, onlyRead && !lingering ? { unchanged: true } : { likelyUnchanged: onlyRead }));
+      // Without anything that may still be at work, only the files the tools named can have changed.
+      const written = !lingering && activity?.written ? { written: activity.written } : undefined;
+      await guarded((checkpoints) => checkpoints.afterTurn(prompt, onlyRead && !lingering ? { unchanged: true } : (written ?? { likelyUnchanged: onlyRead })));
     },
     load,
-    prepare: async () => {
-      await Promise.all([load(), import("../store/checkpoints/shadow-repo.ts").then(({ loadGit }) => loadGit())]).catch(() => undefined);
-    },
     settled: async () => {
       // Tracked work may queue more as it goes: wait until nothing is left of either.
       for (let seen: Promise<unknown> | undefined; seen !== queue || tracked.size > 0; ) {

@@ -4,8 +4,10 @@
  * change a file ahead of the request. Everything in the loop that can change a file — a tool
  * call, a Stop hook — waits until it has read the files; a tool that only reads runs beside it,
  * since the snapshot is the same whether it runs before or after. The turn's end is recorded
- * behind the turn, and without git when nothing in the turn could have changed a file.
+ * behind the turn: without git when nothing in the turn could have changed a file, and by adding
+ * just their files when only Edit, Write and NotebookEdit did.
  */
+import { isAbsolute } from "node:path";
 import { FIRED_EVENTS, type FiredHookEvent } from "../hooks/events.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import type { StreamFn } from "../model/types.ts";
@@ -17,8 +19,19 @@ import type { CheckpointPort, TurnActivity } from "./checkpoints-setup.ts";
  * MCP tool's read-only hint is only its server's word).
  */
 const CHANGE_NO_FILE = new Set(["Read", "Grep", "Glob", "ToolSearch", "TodoWrite", "BashOutput", "WebFetch", "WebSearch"]);
-/** Tools that change files themselves and leave nothing running once they return. */
-const WRITES_AND_ENDS = new Set(["Edit", "Write", "NotebookEdit"]);
+/** Tools that change files themselves and leave nothing running once they return: the input field naming the one file each may change. */
+const WRITES_AND_ENDS = new Map([
+  ["Edit", "file_path"],
+  ["Write", "file_path"],
+  ["NotebookEdit", "notebook_path"],
+]);
+
+/** The file a call of a tool that writes and ends may change, if its input names it by absolute path. */
+function namedFile(name: string, input: unknown): string | undefined {
+  const field = WRITES_AND_ENDS.get(name);
+  const value = field !== undefined && typeof input === "object" && input !== null ? (input as Record<string, unknown>)[field] : undefined;
+  return typeof value === "string" && isAbsolute(value) ? value : undefined;
+}
 /** Hooks that fire around one tool's call, matched to it. */
 const TOOL_EVENTS = new Set<FiredHookEvent>(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
 /**
@@ -31,9 +44,9 @@ const NEVER_BESIDE_A_READ = new Set<FiredHookEvent>(["Stop", "UserPromptSubmit",
 
 /**
  * Loop dependencies whose tool calls and hooks wait for `ready()` — but for calls that only read
- * — and whose first request calls `started()` once it is out. `activity` learns what ran.
+ * — and whose first request calls `begin()` once it is on its way. `activity` learns what ran.
  */
-function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: () => void, activity: TurnActivity, prepare: () => void): LoopDeps {
+function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, begin: () => void, activity: TurnActivity): LoopDeps {
   // A failed snapshot was already reported by the checkpoints port; the turn goes on.
   const settled = () => ready().then(
     () => undefined,
@@ -44,21 +57,16 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: (
   const hookedBeside = (name: string) =>
     hooks !== undefined && FIRED_EVENTS.some((event) => !NEVER_BESIDE_A_READ.has(event) && (TOOL_EVENTS.has(event) && hooks.hasHooksFor ? hooks.hasHooksFor(event, name) : hooks.hasHooks(event)));
   const onlyReads = (name: string) => CHANGE_NO_FILE.has(name) && !hookedBeside(name);
-  let prepared = false;
-  const streamThenStart: StreamFn = async function* (request, signal) {
-    if (!prepared) {
-      prepared = true;
-      // Once the request is on its way, its flight is idle time: the snapshot's code is loaded then.
-      setImmediate(prepare);
+  let begun = false;
+  const streamThenStart: StreamFn = (request, signal) => {
+    if (!begun) {
+      begun = true;
+      // Once the request is on its way (the loop asks for its first event in this tick), its
+      // flight is idle time: the snapshot runs then, and is done before its first tool call
+      // unless the answer comes back at once.
+      setImmediate(begin);
     }
-    let first = true;
-    for await (const event of stream(request, signal)) {
-      if (first) {
-        first = false;
-        started();
-      }
-      yield event;
-    }
+    return stream(request, signal);
   };
   return {
     ...deps,
@@ -67,12 +75,17 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, started: (
       isReadOnly: (name) => tools.isReadOnly(name),
       execute: async (call, signal, emit) => {
         if (onlyReads(call.name)) {
-          started();
+          begin();
           return tools.execute(call, signal, emit);
         }
         activity.wrote = true;
         // A shell may leave a process behind, a helper go on in the background, an MCP server act later.
         if (!WRITES_AND_ENDS.has(call.name)) activity.lingers = true;
+        else {
+          const file = namedFile(call.name, call.input);
+          if (file === undefined) delete activity.written;
+          else activity.written?.push(file);
+        }
         await settled();
         return tools.execute(call, signal, emit);
       },
@@ -101,7 +114,7 @@ export class PromptCheckpoint {
   private taken: number | undefined;
   private describe: ((prompt: number) => Promise<void>) | undefined;
   private recorded: Promise<void> | undefined;
-  private readonly activity: TurnActivity = { wrote: false, lingers: false };
+  private readonly activity: TurnActivity = { wrote: false, lingers: false, written: [] };
   private hooks: LoopDeps["hooks"];
 
   constructor(private readonly port: CheckpointPort | undefined) {}
@@ -160,7 +173,7 @@ export class PromptCheckpoint {
   }
 
   /**
-   * The turn's loop dependencies: the snapshot starts behind its first request; tools that may
+   * The turn's loop dependencies: the snapshot starts once its first request is out; tools that may
    * write and Stop hooks wait until it has read the files, not for its trees or its record (a
    * process killed in those few milliseconds loses this prompt's checkpoint, never a file).
    */
@@ -173,10 +186,8 @@ export class PromptCheckpoint {
         void this.recording();
         return this.filesRead();
       },
-      // Once the events in hand are dealt with: a reply that arrived whole has its first tool started first.
-      () => void setImmediate(() => void this.recording()),
+      () => void this.recording(),
       this.activity,
-      () => void this.port?.prepare(),
     );
   }
 
@@ -187,7 +198,7 @@ export class PromptCheckpoint {
     // Any hook at all may have been at work outside the loop (a SessionStart hook left running).
     const hooks = this.hooks;
     if (hooks && FIRED_EVENTS.some((event) => hooks.hasHooks(event))) this.activity.lingers = true;
-    const activity = { ...this.activity };
+    const activity: TurnActivity = { ...this.activity, ...(this.activity.written ? { written: [...this.activity.written] } : {}) };
     // Tracked, so that whoever waits for the port's snapshots (the list of prompts) waits for this one too.
     return port.track(
       this.recording()

@@ -1,12 +1,13 @@
 // Snapshots that name the changed paths to `git add` (instead of walking the tree twice) still see
 // every change: names git would read as pathspec magic or globs, a touched but unchanged file, a
 // file replaced by a folder, and a snapshot with nothing changed giving the same tree; the same
-// as before a prompt (the index's tree written beside the listing); another session's command
+// as before a prompt (the index's tree written beside the listing); a turn's end that adds the
+// files it named gives a whole snapshot's tree, and is declined where it cannot be trusted; another session's command
 // holding the shared index's lock is waited for, and one left behind fails it with git's own words.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
+import { EMPTY_TREE, ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
 import { tempDirectory } from "../helpers/clew-process.ts";
 
 function setup() {
@@ -63,6 +64,36 @@ describe("shadow repository snapshots", () => {
     const second = await s.repo.snapshot({ likelyUnchanged: true });
     expect((await s.repo.changes(first.tree, second.tree)).map((change) => `${change.status} ${change.path}`).sort()).toEqual(["A new.txt", "M a.txt"]);
     expect(await s.repo.snapshot()).toEqual(second);
+  }, 30_000);
+
+  test("the files a turn named, added by name: the tree a whole snapshot gives; declined for a new file over the size limit, an ignored one, a path beyond a link, and before any snapshot", async () => {
+    const root = tempDirectory("clew-snap-");
+    const dir = join(root, "work");
+    mkdirSync(dir);
+    const repo = new ShadowRepo({ workTree: dir, gitDir: join(root, "shadow.git"), path: process.env.PATH ?? "/usr/bin:/bin", maxFileBytes: 100 });
+    const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
+    write("a.txt", "alpha\n");
+    write(".gitignore", "*.log\n");
+    expect(await repo.snapshotFiles(["a.txt"], EMPTY_TREE)).toBeUndefined();
+    const first = await repo.snapshot();
+    write("a.txt", "alpha, changed\n");
+    mkdirSync(join(dir, "sub"));
+    write("sub/new.txt", "new\n");
+    const named = await repo.snapshotFiles(["a.txt", "sub/new.txt"], first.tree);
+    expect(named).toBe((await repo.snapshot()).tree);
+    expect(await repo.changes(first.tree, named ?? "")).toEqual([
+      { status: "M", path: "a.txt" },
+      { status: "A", path: "sub/new.txt" },
+    ]);
+
+    write("big.txt", "x".repeat(101));
+    expect(await repo.snapshotFiles(["big.txt"], named ?? "")).toBeUndefined();
+    write("debug.log", "noise\n");
+    expect(await repo.snapshotFiles(["debug.log"], named ?? "")).toBeUndefined();
+    symlinkSync("sub", join(dir, "link"));
+    expect(await repo.snapshotFiles(["link/new.txt"], named ?? "")).toBeUndefined();
+    // A whole snapshot then leaves the big file out and names it; the ignored one is never tracked.
+    expect((await repo.snapshot()).skipped).toEqual(["big.txt"]);
   }, 30_000);
 
   test("another session's command holding the shared index's lock is waited for; a lock left behind is named", async () => {

@@ -5,13 +5,14 @@
 // may have been left running); a read runs while the snapshot before its prompt is still held up, and a Bash change
 // made after it is still put back by a rewind; a read with a hook on it waits for the snapshot.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSession } from "../../src/app/bootstrap.ts";
 import { parseArgs } from "../../src/cli/args.ts";
 import { sessionFlags } from "../../src/cli/session-flags.ts";
 import { readEnvironment } from "../../src/settings/paths.ts";
 import { reply, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { gitShim } from "../helpers/checkpoint-git-shim.ts";
 import { clewEnv, tempDirectory } from "../helpers/clew-process.ts";
 import { waitFor } from "../helpers/scenario.ts";
 import { writeWorkspace } from "../scenarios/workspaces.ts";
@@ -21,44 +22,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** A `git` that logs the subcommand of every shadow-repository command (GIT_DIR set) as it starts and ends, and waits while held. */
-function gitShim() {
-  const dir = tempDirectory("clew-git-shim-");
-  const real = Bun.which("git");
-  if (!real) throw new Error("git is not on PATH");
-  const log = join(dir, "commands.log");
-  const hold = join(dir, "hold");
-  writeFileSync(log, "");
-  mkdirSync(join(dir, "bin"));
-  const script = [
-    "#!/bin/sh",
-    'if [ -n "$GIT_DIR" ]; then',
-    '  sub=""; skip=0',
-    '  for arg in "$@"; do',
-    '    if [ "$skip" = 1 ]; then skip=0; continue; fi',
-    '    case "$arg" in -c) skip=1 ;; -*) ;; *) sub="$arg"; break ;; esac',
-    "  done",
-    `  echo "$sub" >> '${log}'`,
-    // Held at most ~10 s: a snapshot waited for while held fails the test instead of hanging it.
-    `  i=0; while [ -e '${hold}' ] && [ "$i" -lt 1000 ]; do sleep 0.01; i=$((i + 1)); done`,
-    `  '${real}' "$@"; code=$?`,
-    `  echo "done $sub" >> '${log}'`,
-    '  exit "$code"',
-    "fi",
-    `exec '${real}' "$@"`,
-    "",
-  ].join("\n");
-  writeFileSync(join(dir, "bin", "git"), script);
-  chmodSync(join(dir, "bin", "git"), 0o755);
-  return {
-    path: `${join(dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-    commandsFile: log,
-    commands: () => readFileSync(log, "utf8").split("\n").filter(Boolean),
-    hold: () => writeFileSync(hold, ""),
-    release: () => rmSync(hold, { force: true }),
-  };
-}
 
 interface StoredRecord {
   prompt: number;

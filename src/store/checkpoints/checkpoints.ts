@@ -84,13 +84,14 @@ export class SessionCheckpoints {
    * Before prompt `prompt` is sent: the project's tree and those of the added folders `roots`
    * (real paths) as they are now. An added folder that cannot be snapshot is left out and named.
    * `captured` is called once the files have been read (the trees are still being written).
+   * `save: false` leaves the record to be written by what follows (`describe`, `discard`).
    */
-  async beforePrompt(prompt: number, roots: readonly string[] = [], captured?: () => void): Promise<{ record: CheckpointRecord; failures: Map<string, string> }> {
+  async beforePrompt(prompt: number, options: { roots?: readonly string[]; captured?: () => void; save?: boolean } = {}): Promise<{ record: CheckpointRecord; failures: Map<string, string> }> {
     // Since the previous turn's end (or session) only the user was at work, if anyone.
-    const snapshot = await this.trees.snapshot(roots, { likelyUnchanged: true, ...(captured ? { captured } : {}) });
+    const snapshot = await this.trees.snapshot(options.roots ?? [], { likelyUnchanged: true, ...(options.captured ? { captured: options.captured } : {}) });
     const record: CheckpointRecord = { prompt, before: snapshot.trees, at: this.now().toISOString(), ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}) };
     this.records = [...this.records.filter((item) => item.prompt !== prompt), record].slice(-this.keep);
-    this.save();
+    if (options.save !== false) this.save();
     return { record, failures: snapshot.failures };
   }
 
@@ -114,9 +115,9 @@ export class SessionCheckpoints {
 
   /** A prompt that was never sent (a hook blocked it): it is not one of the session's prompts. */
   discard(prompt: number): void {
-    const before = this.records.length;
     this.records = this.records.filter((item) => item.prompt !== prompt);
-    if (this.records.length !== before) this.save();
+    // Written even when nothing was dropped: the snapshot before it may have left its record unwritten.
+    this.save();
   }
 
   /**
@@ -155,12 +156,16 @@ export class SessionCheckpoints {
    * When the turn of prompt `prompt` ended: what it left, so later hand edits can be told apart.
    * `unchanged`: nothing but the user could have changed a file since the prompt's snapshot (the
    * turn only read), so the turn left the files as they were then, and no git runs.
+   * `written`: the turn changed only these files (absolute paths), with tools that leave nothing
+   * running, so the rest is as the prompt's snapshot found it: no listing of the folders.
    * `likelyUnchanged`: the turn itself changed nothing, but something it cannot see might have.
    */
-  async afterTurn(prompt: number, turn: { unchanged?: boolean; likelyUnchanged?: boolean } = {}): Promise<void> {
+  async afterTurn(prompt: number, turn: { unchanged?: boolean; written?: readonly string[]; likelyUnchanged?: boolean } = {}): Promise<void> {
     const record = this.records.find((item) => item.prompt === prompt);
     if (!record) return;
-    record.after = turn.unchanged ? { ...record.before } : (await this.trees.snapshot(Object.keys(record.before), { likelyUnchanged: turn.likelyUnchanged === true })).trees;
+    if (turn.unchanged) record.after = { ...record.before };
+    else if (turn.written) record.after = await this.trees.snapshotWritten(record.before, turn.written);
+    else record.after = (await this.trees.snapshot(Object.keys(record.before), { likelyUnchanged: turn.likelyUnchanged === true })).trees;
     this.save();
   }
 

@@ -7,7 +7,7 @@
  * filters and helpers would run code), no hooks, no fsmonitor and no background maintenance.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SimpleGit } from "simple-git";
 import { gitEnvironment } from "../../util/git-environment.ts";
@@ -59,15 +59,15 @@ const MAX_NAMED_PATHS = 1_000;
 /** Safety settings on every command: nothing of the user's configuration may run code here. */
 const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.autocrlf=false", "core.safecrlf=false", "core.quotepath=false", "gc.auto=0", "maintenance.auto=false", "core.untrackedCache=true", "advice.detachedHead=false"];
 
-/** Loads simple-git ahead of the first snapshot (while a request is in flight); nothing runs. */
-export function loadGit(): Promise<unknown> {
-  return import("simple-git");
-}
-
 export class ShadowRepo {
   private git?: SimpleGit;
 
   constructor(private readonly options: ShadowRepoOptions) {}
+
+  /** The working directory this repository checkpoints, as it was given. */
+  get workTree(): string {
+    return this.options.workTree;
+  }
 
   private async client(): Promise<SimpleGit> {
     if (this.git) return this.git;
@@ -139,6 +139,29 @@ export class ShadowRepo {
   }
 
   /**
+   * The work tree when only `files` (relative to it) can have changed since the index was last
+   * brought to it — the previous snapshot, whose tree is `since` — so no listing is needed: those
+   * files are added by name and the index's tree written. Undefined when that cannot be trusted,
+   * for the caller to take a whole snapshot: no index or work tree then, a file over the size
+   * limit (a new one must be left out), one git will not add by name (ignored, beyond a link).
+   * A failed `add` may have added some of them: a whole snapshot includes those anyway.
+   */
+  async snapshotFiles(files: readonly string[], since: string): Promise<string | undefined> {
+    if (files.length === 0 || files.length > MAX_NAMED_PATHS || since === EMPTY_TREE) return undefined;
+    const { gitDir, workTree } = this.options;
+    if (!existsSync(join(gitDir, "index")) || !existsSync(workTree)) return undefined;
+    const limit = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    if (files.some((file) => oversized(join(workTree, file), limit))) return undefined;
+    const git = await this.client();
+    try {
+      await locking(git, ["add", "--all", "--", ...files]);
+    } catch {
+      return undefined;
+    }
+    return (await locking(git, ["write-tree"])).trim();
+  }
+
+  /**
    * The tracked files, beside the listing of new ones. Before the first `add` there are none.
    * When nothing is expected to have changed, those whose stat differs from the index are listed
    * (to be added by name) and the index's tree is written as a guess, right if the lists are
@@ -172,13 +195,7 @@ export class ShadowRepo {
     if (listed.length > most) {
       throw new Error(`${this.options.workTree} holds ${listed.length.toLocaleString("en")} files not yet checkpointed (more than ${most.toLocaleString("en")}); list the bulky folders in .gitignore, or set fileCheckpointingEnabled: false`);
     }
-    const large = listed.filter((path) => {
-      try {
-        return statSync(join(this.options.workTree, path)).size > limit;
-      } catch {
-        return false;
-      }
-    });
+    const large = listed.filter((path) => oversized(join(this.options.workTree, path), limit));
     if (large.length > 0) await writeFile(join(this.options.gitDir, "info", "exclude"), large.map((path) => `/${escapePattern(path)}\n`).join(""), { flag: "a" });
     return large;
   }
@@ -271,6 +288,12 @@ async function run(git: SimpleGit, args: string[]): Promise<string> {
       .trim();
     throw new Error(message || error.message, { cause: error });
   }
+}
+
+/** Whether `path` is a file over `limit` bytes (git keeps a link as its target's name, a nested repository as a commit id). */
+function oversized(path: string, limit: number): boolean {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  return stat !== undefined && stat.isFile() && stat.size > limit;
 }
 
 /** A path as an exclude pattern that matches just it. */

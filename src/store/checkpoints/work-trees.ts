@@ -5,8 +5,9 @@
  * for any other. Paths reach the user as they can read them: relative to the project, absolute
  * for a folder outside it.
  */
-import { realDirectory } from "../../util/real-directory.ts";
+import { realpathSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
+import { realDirectory } from "../../util/real-directory.ts";
 import type { ShadowRepo, SnapshotOptions, TreeChange } from "./shadow-repo.ts";
 
 /** The root of the project folder in a checkpoint's trees. */
@@ -106,6 +107,50 @@ export class WorkTrees {
     return out;
   }
 
+  /**
+   * Every root's tree when nothing but the files `written` (absolute paths, each as a tool named
+   * it) can have changed since the snapshot `since` was taken: a root none of them lies in keeps
+   * its tree, the others add those files by name (see ShadowRepo.snapshotFiles) or, where that
+   * cannot be trusted, are snapshot whole. A file outside every root is not checkpointed. The
+   * project's failure throws; an added folder that cannot be snapshot is left out.
+   */
+  async snapshotWritten(since: Trees, written: readonly string[]): Promise<Trees> {
+    const roots = Object.keys(since);
+    const located = roots.flatMap((root) => {
+      const real = realDirectory(this.repo(root).workTree);
+      return real ? [{ root, real }] : [];
+    });
+    const byRoot = new Map<string, Set<string>>();
+    for (const path of written) {
+      // What the tools change is the file itself (a link's target; a new file in its folder's real place).
+      const real = realFile(path);
+      if (!real) continue;
+      // The deepest root: the project inside an added folder (which leaves it out) is the project's.
+      let owner: { root: string; real: string } | undefined;
+      for (const entry of located) if (within(entry.real, real) && real !== entry.real && (!owner || entry.real.length > owner.real.length)) owner = entry;
+      if (!owner) continue;
+      const files = byRoot.get(owner.root) ?? new Set<string>();
+      files.add(relative(owner.real, real).split(sep).join("/"));
+      byRoot.set(owner.root, files);
+    }
+    const trees: Trees = {};
+    const settled = await Promise.allSettled(
+      roots.map(async (root) => {
+        const files = byRoot.get(root);
+        const tree = since[root] ?? "";
+        if (!files) return tree;
+        const repo = this.repo(root);
+        return (await repo.snapshotFiles([...files], tree)) ?? (await repo.snapshot()).tree;
+      }),
+    );
+    settled.forEach((result, index) => {
+      const root = roots[index] ?? PROJECT_ROOT;
+      if (result.status === "fulfilled") trees[root] = result.value;
+      else if (root === PROJECT_ROOT) throw result.reason;
+    });
+    return trees;
+  }
+
   /** What differs from `from` to `to` in every root both hold. */
   async changes(from: Trees, to: Trees): Promise<DirChange[]> {
     const lists = await Promise.all(
@@ -128,6 +173,15 @@ export class WorkTrees {
       const tree = trees[root];
       if (tree !== undefined) await this.repo(root).restore(tree, files);
     }
+  }
+}
+
+/** The real path of an existing file, else undefined (nothing there: a tool that wrote none). */
+function realFile(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
   }
 }
 

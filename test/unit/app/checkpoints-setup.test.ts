@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionCheckpoints } from "../../../src/app/checkpoints-setup.ts";
 import { tempDirectory } from "../../helpers/clew-process.ts";
@@ -18,17 +18,6 @@ describe("sessionCheckpoints", () => {
     expect(sessionCheckpoints({ enabled: false, projectDir: f.projectDir, stateDir: f.stateDir, sessionId: "s1", path: process.env.PATH ?? "", report: () => {} })).toBeUndefined();
   });
 
-  test("preparing loads the code only: no repository, no record, no git run", async () => {
-    const f = folders();
-    const lines: string[] = [];
-    // No git on this PATH: a git run would fail and be reported.
-    const port = sessionCheckpoints({ enabled: true, projectDir: f.projectDir, stateDir: f.stateDir, sessionId: "s1", path: join(f.root, "no-git-here"), report: (line) => lines.push(line) });
-    await port?.prepare();
-    expect(existsSync(f.stateDir)).toBe(false);
-    expect(lines).toEqual([]);
-    expect(port?.failure).toBeUndefined();
-  });
-
   test("a checkpoint that cannot be taken is reported once and the session goes on without them", async () => {
     const f = folders();
     const lines: string[] = [];
@@ -40,6 +29,20 @@ describe("sessionCheckpoints", () => {
     expect(lines[0]).toStartWith("clew: checkpoints are off for this session: ");
     expect(lines[0]).toEndWith("(rewind will not be able to restore files).");
   });
+
+  test("the snapshot before a prompt is written with the prompt's description; a discarded prompt leaves none", async () => {
+    const f = folders();
+    const port = sessionCheckpoints({ enabled: true, projectDir: f.projectDir, stateDir: f.stateDir, sessionId: "s1", path: process.env.PATH ?? "/usr/bin:/bin", report: () => {} });
+    const file = join(f.stateDir, "s1", "checkpoints.json");
+    const stored = () => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { checkpoints: Array<{ prompt: number; text?: string }> }).checkpoints.map((record) => [record.prompt, record.text]) : undefined);
+    expect(await port?.startPrompt()).toBe(1);
+    expect(stored()).toBeUndefined();
+    await port?.describe(1, { text: "first" });
+    expect(stored()).toEqual([[1, "first"]]);
+    expect(await port?.startPrompt()).toBe(2);
+    await port?.discard(2);
+    expect(stored()).toEqual([[1, "first"]]);
+  }, 30_000);
 
   test("records each prompt in the session's file, the repository shared by the project's sessions", async () => {
     const f = folders();

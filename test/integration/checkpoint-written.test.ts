@@ -1,0 +1,193 @@
+// The end of a turn whose only changes were made by Edit, Write and NotebookEdit, against real
+// tools, files and git (only the model is faked), seen through a `git` on PATH that logs what the
+// shadow repository runs: those files are added by name and the tree written, with no listing of
+// the folders — in the project and in an --add-dir folder — and a rewind still puts back exactly
+// the turn's changes while files changed by hand afterwards are kept; an Edit through a link adds
+// its target; a file git will not add by name (ignored) makes the end a whole snapshot, as does a
+// Bash call in the turn; a file outside every folder is left out. The snapshot before the prompt
+// runs while the first request is in flight.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openSession } from "../../src/app/bootstrap.ts";
+import { parseArgs } from "../../src/cli/args.ts";
+import { sessionFlags } from "../../src/cli/session-flags.ts";
+import { readEnvironment } from "../../src/settings/paths.ts";
+import { reply, startFakeAnthropic, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { gitShim, type GitShim } from "../helpers/checkpoint-git-shim.ts";
+import { clewEnv, tempDirectory } from "../helpers/clew-process.ts";
+import { waitFor } from "../helpers/scenario.ts";
+import { writeWorkspace } from "../scenarios/workspaces.ts";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const quiet = () => undefined;
+
+async function open(dir: string, git: GitShim, script: ScriptStep[], flags: string[] = []) {
+  server = await startFakeAnthropic({ script });
+  const configDir = tempDirectory("clew-ckpt-written-config-");
+  const env = readEnvironment(clewEnv({ cwd: dir, configDir, baseURL: server.url, env: { PATH: git.path } }), dir);
+  const reports: string[] = [];
+  const session = await openSession({ ...sessionFlags(parseArgs(["-p", "--permission-mode", "bypassPermissions", ...flags]), env, "0.0.0-test"), persist: true, report: (line) => reports.push(line) });
+  return { session, reports, configDir };
+}
+
+/** The turn's last answer, which notes how many commands the shadow repository had logged by then (the prompt's snapshot long done). */
+function lastAnswer(git: GitShim, seen: { count: number }): ScriptStep {
+  return async () => {
+    await waitFor(() => git.commands().includes("done write-tree"), "the snapshot before the prompt");
+    seen.count = git.commands().length;
+    return reply().text("Done.");
+  };
+}
+
+/** What the shadow repository ran after the turn's last answer: the recording of its end (a rewind waits for it). */
+/** What the shadow repository ran after the turn's last answer, once the end of turn 1 is in its record (it is written behind the turn). */
+async function atTheEnd(configDir: string, git: GitShim, seen: { count: number }): Promise<string[]> {
+  await waitFor(() => {
+    const projects = join(configDir, "projects");
+    if (!existsSync(projects)) return false;
+    return [...new Bun.Glob("*/*/checkpoints.json").scanSync(projects)].some((path) => (JSON.parse(readFileSync(join(projects, path), "utf8")) as { checkpoints: Array<{ prompt: number; after?: unknown }> }).checkpoints.some((record) => record.prompt === 1 && record.after !== undefined));
+  }, "the end of turn 1 in its record");
+  return git.commands().slice(seen.count);
+}
+
+describe("the end of a turn that changed files only with Edit, Write and NotebookEdit", () => {
+  test("adds just those files, no listing; a rewind puts the turn's changes back and keeps what was changed by hand since", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n", "b.txt": "bravo\n", "src/c.ts": "export const c = 1;\n" });
+    const git = gitShim();
+    const seen = { count: 0 };
+    const { session, reports, configDir } = await open(dir, git, [
+      reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+      reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
+      reply().toolUse("Write", { file_path: join(dir, "src/new.ts"), content: "export const made = true;\nexport const twice = 2;\n" }),
+      lastAnswer(git, seen),
+    ]);
+    await session.runTurn("change a, make new", quiet, new AbortController().signal);
+    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add", "write-tree", "done write-tree"]);
+    expect((await session.rewindPoints()).map((point) => [point.prompt, point.changes])).toEqual([[1, { files: 2, added: 3, removed: 1 }]]);
+
+    writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
+    writeFileSync(join(dir, "hand.txt"), "made by hand\n");
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: ["src/new.ts"], kept: ["b.txt", "hand.txt"] });
+    expect([readFileSync(join(dir, "a.txt"), "utf8"), existsSync(join(dir, "src/new.ts")), readFileSync(join(dir, "b.txt"), "utf8"), readFileSync(join(dir, "hand.txt"), "utf8")]).toEqual(["alpha\n", false, "bravo, by hand\n", "made by hand\n"]);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+  test("in an --add-dir folder too: its files are added by name in its own repository, a hand edit there is kept", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const other = writeWorkspace({ "o.txt": "other\n", "hand.txt": "hand\n" });
+    const git = gitShim();
+    const seen = { count: 0 };
+    const { session, reports, configDir } = await open(
+      dir,
+      git,
+      [
+        reply().toolUse("Read", { file_path: join(other, "o.txt") }).toolUse("Read", { file_path: join(dir, "a.txt") }),
+        reply().toolUse("Edit", { file_path: join(other, "o.txt"), old_string: "other", new_string: "OTHER" }).toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
+        lastAnswer(git, seen),
+      ],
+      ["--add-dir", other],
+    );
+    await session.runTurn("change both", quiet, new AbortController().signal);
+    // One add and one tree per folder, side by side.
+    expect((await atTheEnd(configDir, git, seen)).filter((line) => !line.startsWith("done ")).sort()).toEqual(["add", "add", "write-tree", "write-tree"]);
+
+    writeFileSync(join(other, "hand.txt"), "hand, edited\n");
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt", join(other, "o.txt")], removed: [], kept: [join(other, "hand.txt")] });
+    expect([readFileSync(join(dir, "a.txt"), "utf8"), readFileSync(join(other, "o.txt"), "utf8"), readFileSync(join(other, "hand.txt"), "utf8")]).toEqual(["alpha\n", "other\n", "hand, edited\n"]);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+  test("an Edit through a link changes its target, which is what the end adds: a rewind puts the target back and leaves the link", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    symlinkSync("a.txt", join(dir, "link.txt"));
+    const git = gitShim();
+    const seen = { count: 0 };
+    const { session, reports, configDir } = await open(dir, git, [
+      reply().toolUse("Read", { file_path: join(dir, "link.txt") }),
+      reply().toolUse("Edit", { file_path: join(dir, "link.txt"), old_string: "alpha", new_string: "ALPHA" }),
+      lastAnswer(git, seen),
+    ]);
+    await session.runTurn("change a through its link", quiet, new AbortController().signal);
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("ALPHA\n");
+    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add", "write-tree", "done write-tree"]);
+
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
+    expect([readFileSync(join(dir, "a.txt"), "utf8"), lstatSync(join(dir, "link.txt")).isSymbolicLink()]).toEqual(["alpha\n", true]);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+  test("a file git will not add by name (ignored) makes the end a whole snapshot; a file outside every folder is left out", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n", ".gitignore": "*.log\n" });
+    const outside = tempDirectory("clew-ckpt-outside-");
+    const git = gitShim();
+    const seen = { count: 0 };
+    const { session, reports, configDir } = await open(dir, git, [
+      reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+      reply()
+        .toolUse("Write", { file_path: join(dir, "debug.log"), content: "noise\n" })
+        .toolUse("Write", { file_path: join(outside, "elsewhere.txt"), content: "elsewhere\n" })
+        .toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
+      lastAnswer(git, seen),
+    ]);
+    await session.runTurn("log, elsewhere, a", quiet, new AbortController().signal);
+    const end = await atTheEnd(configDir, git, seen);
+    expect(end.slice(0, 2)).toEqual(["add", "done add"]);
+    expect(end.slice(2)).toContain("done ls-files");
+
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
+    // Ignored files and files outside the session's folders are never checkpointed: left as they are.
+    expect([readFileSync(join(dir, "a.txt"), "utf8"), readFileSync(join(dir, "debug.log"), "utf8"), readFileSync(join(outside, "elsewhere.txt"), "utf8")]).toEqual(["alpha\n", "noise\n", "elsewhere\n"]);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+  test("with a Bash call in the turn the end is a whole snapshot; a hand edit afterwards is still kept", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n", "b.txt": "bravo\n" });
+    const git = gitShim();
+    const seen = { count: 0 };
+    const { session, reports, configDir } = await open(dir, git, [
+      reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+      reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
+      reply().toolUse("Bash", { command: "echo made > made.txt" }),
+      lastAnswer(git, seen),
+    ]);
+    await session.runTurn("change a, run a command", quiet, new AbortController().signal);
+    expect(await atTheEnd(configDir, git, seen)).toContain("done ls-files");
+
+    writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: ["made.txt"], kept: ["b.txt"] });
+    expect([readFileSync(join(dir, "a.txt"), "utf8"), existsSync(join(dir, "made.txt")), readFileSync(join(dir, "b.txt"), "utf8")]).toEqual(["alpha\n", false, "bravo, by hand\n"]);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+});
+
+describe("the snapshot before a prompt", () => {
+  test("runs while the first request is in flight: the model's first answer is given once the snapshot has read the files", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const git = gitShim();
+    const { session, reports, configDir } = await open(dir, git, [
+      async () => {
+        // Were the snapshot to wait for this answer, it would never come (the wait fails the test).
+        await waitFor(() => git.commands().includes("done add"), "the snapshot's add while the first request is out");
+        return reply().toolUse("Read", { file_path: join(dir, "a.txt") });
+      },
+      reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
+      reply().text("Done."),
+    ]);
+    await session.runTurn("change a", quiet, new AbortController().signal);
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\n");
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+});
