@@ -1,9 +1,9 @@
 /**
  * A schema of the MCP SDK's protocol types (`types.js`) built at its first use. The SDK builds
- * its ~170 exported zod schemas (several hundred nested schema objects) when the module is
- * evaluated, while a client session parses with a few dozen of them: the build
- * (scripts/mcp-sdk-schemas.ts) wraps each top-level schema in this, so a schema and those it is
- * made from are built when something first reads one of its properties.
+ * its ~160 top-level zod schemas (several hundred schema objects) when the module is evaluated,
+ * while a client session parses with about fifty: the binary's build (scripts/mcp-sdk-plugins.ts)
+ * wraps each top-level schema in this, so a schema and those it is made from are built when
+ * something first reads one of its properties.
  *
  * The stand-in forwards every operation to the built schema, so zod and the SDK see the schema
  * they would have seen: its properties, prototype (`instanceof`), keys and descriptors.

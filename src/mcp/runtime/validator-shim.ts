@@ -1,13 +1,13 @@
 /**
  * Replaces the MCP SDK's default JSON Schema validator (ajv, which generates code per schema and
  * weighs ~1.8 MB of the compiled binary) with the SDK's own alternative provider,
- * @cfworker/json-schema, in the compiled binary: scripts/build-options.ts points the SDK's
+ * @cfworker/json-schema, in the compiled binary: scripts/mcp-sdk-plugins.ts points the SDK's
  * `validation/ajv-provider.js` import here. The SDK validates `structuredContent` against a tool's
  * `outputSchema` with it either way.
  *
  * The provider is loaded, and a tool's schema compiled, at that tool's first result that carries
- * `structuredContent`: the client asks for a validator per tool as soon as a server lists its
- * tools, and most servers' tools have no output schema, or are never called.
+ * `structuredContent`: the client asks for a validator for every tool with an `outputSchema` as
+ * soon as a server lists its tools, and most of those tools are never called in a session.
  */
 import type { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
