@@ -131,6 +131,8 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
     },
     describe: async (prompt, details) => {
       await guarded((checkpoints) => checkpoints.describe(prompt, details));
+      // The earlier prompts' trees, kept as indexes to spare their turns a git process, are written behind this one's record.
+      void guarded((checkpoints) => checkpoints.resolveKept(prompt));
     },
     discard: async (prompt) => {
       await guarded((checkpoints) => checkpoints.discard(prompt));

@@ -27,32 +27,39 @@ afterEach(async () => {
 
 const quiet = () => undefined;
 
-async function open(dir: string, git: GitShim, script: ScriptStep[], flags: string[] = []) {
-  server = await startFakeAnthropic({ script });
+async function open(dir: string, git: GitShim, script: (configDir: () => string) => ScriptStep[], flags: string[] = []) {
   const configDir = tempDirectory("clew-ckpt-written-config-");
+  server = await startFakeAnthropic({ script: script(() => configDir) });
   const env = readEnvironment(clewEnv({ cwd: dir, configDir, baseURL: server.url, env: { PATH: git.path } }), dir);
   const reports: string[] = [];
   const session = await openSession({ ...sessionFlags(parseArgs(["-p", "--permission-mode", "bypassPermissions", ...flags]), env, "0.0.0-test"), persist: true, report: (line) => reports.push(line) });
   return { session, reports, configDir };
 }
 
-/** The turn's last answer, which notes how many commands the shadow repository had logged by then (the prompt's snapshot long done). */
-function lastAnswer(git: GitShim, seen: { count: number }): ScriptStep {
+interface StoredRecord {
+  prompt: number;
+  before: Record<string, string>;
+  after?: Record<string, string>;
+}
+
+function records(configDir: string): StoredRecord[] {
+  const projects = join(configDir, "projects");
+  if (!existsSync(projects)) return [];
+  return [...new Bun.Glob("*/*/checkpoints.json").scanSync(projects)].flatMap((path) => (JSON.parse(readFileSync(join(projects, path), "utf8")) as { checkpoints: StoredRecord[] }).checkpoints);
+}
+
+/** The turn's last answer, which notes how many commands the shadow repository had logged by then (the prompt's checkpoint written). */
+function lastAnswer(configDir: () => string, git: GitShim, seen: { count: number }): ScriptStep {
   return async () => {
-    await waitFor(() => git.commands().includes("done write-tree"), "the snapshot before the prompt");
+    await waitFor(() => records(configDir()).some((record) => record.prompt === 1), "the checkpoint before the prompt");
     seen.count = git.commands().length;
     return reply().text("Done.");
   };
 }
 
-/** What the shadow repository ran after the turn's last answer: the recording of its end (a rewind waits for it). */
 /** What the shadow repository ran after the turn's last answer, once the end of turn 1 is in its record (it is written behind the turn). */
 async function atTheEnd(configDir: string, git: GitShim, seen: { count: number }): Promise<string[]> {
-  await waitFor(() => {
-    const projects = join(configDir, "projects");
-    if (!existsSync(projects)) return false;
-    return [...new Bun.Glob("*/*/checkpoints.json").scanSync(projects)].some((path) => (JSON.parse(readFileSync(join(projects, path), "utf8")) as { checkpoints: Array<{ prompt: number; after?: unknown }> }).checkpoints.some((record) => record.prompt === 1 && record.after !== undefined));
-  }, "the end of turn 1 in its record");
+  await waitFor(() => records(configDir).some((record) => record.prompt === 1 && record.after !== undefined), "the end of turn 1 in its record");
   return git.commands().slice(seen.count);
 }
 
@@ -61,14 +68,14 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     const dir = writeWorkspace({ "a.txt": "alpha\n", "b.txt": "bravo\n", "src/c.ts": "export const c = 1;\n" });
     const git = gitShim();
     const seen = { count: 0 };
-    const { session, reports, configDir } = await open(dir, git, [
+    const { session, reports, configDir } = await open(dir, git, (config) => [
       reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
       reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
       reply().toolUse("Write", { file_path: join(dir, "src/new.ts"), content: "export const made = true;\nexport const twice = 2;\n" }),
-      lastAnswer(git, seen),
+      lastAnswer(config, git, seen),
     ]);
     await session.runTurn("change a, make new", quiet, new AbortController().signal);
-    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add", "write-tree", "done write-tree"]);
+    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
     expect((await session.rewindPoints()).map((point) => [point.prompt, point.changes])).toEqual([[1, { files: 2, added: 3, removed: 1 }]]);
 
     writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
@@ -87,16 +94,16 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     const { session, reports, configDir } = await open(
       dir,
       git,
-      [
+      (config) => [
         reply().toolUse("Read", { file_path: join(other, "o.txt") }).toolUse("Read", { file_path: join(dir, "a.txt") }),
         reply().toolUse("Edit", { file_path: join(other, "o.txt"), old_string: "other", new_string: "OTHER" }).toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
-        lastAnswer(git, seen),
+        lastAnswer(config, git, seen),
       ],
       ["--add-dir", other],
     );
     await session.runTurn("change both", quiet, new AbortController().signal);
-    // One add and one tree per folder, side by side.
-    expect((await atTheEnd(configDir, git, seen)).filter((line) => !line.startsWith("done ")).sort()).toEqual(["add", "add", "write-tree", "write-tree"]);
+    // One add per folder, side by side.
+    expect((await atTheEnd(configDir, git, seen)).sort()).toEqual(["add", "add", "done add", "done add"]);
 
     writeFileSync(join(other, "hand.txt"), "hand, edited\n");
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt", join(other, "o.txt")], removed: [], kept: [join(other, "hand.txt")] });
@@ -110,14 +117,14 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     symlinkSync("a.txt", join(dir, "link.txt"));
     const git = gitShim();
     const seen = { count: 0 };
-    const { session, reports, configDir } = await open(dir, git, [
+    const { session, reports, configDir } = await open(dir, git, (config) => [
       reply().toolUse("Read", { file_path: join(dir, "link.txt") }),
       reply().toolUse("Edit", { file_path: join(dir, "link.txt"), old_string: "alpha", new_string: "ALPHA" }),
-      lastAnswer(git, seen),
+      lastAnswer(config, git, seen),
     ]);
     await session.runTurn("change a through its link", quiet, new AbortController().signal);
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("ALPHA\n");
-    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add", "write-tree", "done write-tree"]);
+    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
 
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
     expect([readFileSync(join(dir, "a.txt"), "utf8"), lstatSync(join(dir, "link.txt")).isSymbolicLink()]).toEqual(["alpha\n", true]);
@@ -130,13 +137,13 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     const outside = tempDirectory("clew-ckpt-outside-");
     const git = gitShim();
     const seen = { count: 0 };
-    const { session, reports, configDir } = await open(dir, git, [
+    const { session, reports, configDir } = await open(dir, git, (config) => [
       reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
       reply()
         .toolUse("Write", { file_path: join(dir, "debug.log"), content: "noise\n" })
         .toolUse("Write", { file_path: join(outside, "elsewhere.txt"), content: "elsewhere\n" })
         .toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
-      lastAnswer(git, seen),
+      lastAnswer(config, git, seen),
     ]);
     await session.runTurn("log, elsewhere, a", quiet, new AbortController().signal);
     const end = await atTheEnd(configDir, git, seen);
@@ -154,11 +161,11 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     const dir = writeWorkspace({ "a.txt": "alpha\n", "b.txt": "bravo\n" });
     const git = gitShim();
     const seen = { count: 0 };
-    const { session, reports, configDir } = await open(dir, git, [
+    const { session, reports, configDir } = await open(dir, git, (config) => [
       reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
       reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
       reply().toolUse("Bash", { command: "echo made > made.txt" }),
-      lastAnswer(git, seen),
+      lastAnswer(config, git, seen),
     ]);
     await session.runTurn("change a, run a command", quiet, new AbortController().signal);
     expect(await atTheEnd(configDir, git, seen)).toContain("done ls-files");
@@ -175,7 +182,7 @@ describe("the snapshot before a prompt", () => {
   test("runs while the first request is in flight: the model's first answer is given once the snapshot has read the files", async () => {
     const dir = writeWorkspace({ "a.txt": "alpha\n" });
     const git = gitShim();
-    const { session, reports, configDir } = await open(dir, git, [
+    const { session, reports } = await open(dir, git, () => [
       async () => {
         // Were the snapshot to wait for this answer, it would never come (the wait fails the test).
         await waitFor(() => git.commands().includes("done add"), "the snapshot's add while the first request is out");

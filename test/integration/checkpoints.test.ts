@@ -1,9 +1,10 @@
 // Checkpoints in a shadow git repository against real git and real files: every kind of change
 // (edit, delete, create, move, mode) made between two checkpoints is put back by a rewind, the
 // user's own .git is untouched, .gitignore'd files are left alone, and a file changed by hand
-// between turns is kept and reported rather than overwritten.
+// between turns is kept and reported rather than overwritten. Trees kept as indexes are written
+// when needed (in another process too), leave nothing behind, and a copy lost loses no file.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionCheckpoints } from "../../src/store/checkpoints/checkpoints.ts";
 import { ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
@@ -99,6 +100,78 @@ describe("checkpoints and rewind", () => {
     expect(record.skipped).toEqual(["big.bin"]);
     // Checkpoints are recorded across restarts of the session.
     expect(new SessionCheckpoints(new WorkTrees(() => s.repo), join(s.root, "state", "session", "checkpoints.json")).list()).toEqual([record]);
+  }, 30_000);
+});
+
+describe("trees kept as indexes", () => {
+  const keptDir = (s: ReturnType<typeof project>) => join(s.root, "state", "checkpoints", "p1", "kept");
+  const keptFiles = (s: ReturnType<typeof project>) => (existsSync(keptDir(s)) ? readdirSync(keptDir(s)).sort() : []);
+
+  test("a snapshot that had to add files keeps the index instead of writing its tree; a rewind writes the trees it needs and puts the files back; nothing is left of the copies", async () => {
+    const s = project();
+    const { record } = await s.checkpoints.beforePrompt(1);
+    expect(record.before["."]).toStartWith("index:");
+    writeFileSync(join(s.dir, "a.txt"), "alpha, edited\n");
+    writeFileSync(join(s.dir, "new.txt"), "new\n");
+    await s.checkpoints.afterTurn(1, { written: [join(s.dir, "a.txt"), join(s.dir, "new.txt")] });
+    expect(s.checkpoints.list()[0]?.after?.["."]).toStartWith("index:");
+    expect(keptFiles(s).map((file) => file.replace(/^[0-9a-f]+/, "id"))).toEqual(["id.index", "id.index"]);
+    // The user, after the turn.
+    writeFileSync(join(s.dir, "g.txt"), "golf, by hand\n");
+
+    // Another process reading the session's records (a `--rewind-to`) writes the trees there and then.
+    const reader = new SessionCheckpoints(new WorkTrees(() => s.repo), join(s.root, "state", "session", "checkpoints.json"));
+    expect((await reader.turnChanges()).get(1)).toEqual({ files: 2, added: 2, removed: 1 });
+    expect(reader.list().flatMap((item) => [item.before["."], item.after?.["."]]).every((tree) => /^[0-9a-f]{40}$/.test(tree ?? ""))).toBe(true);
+    expect(keptFiles(s)).toEqual([]);
+    const plan = await reader.rewind(1);
+    expect([plan?.restore.map((change) => `${change.status} ${change.path}`), plan?.kept]).toEqual([["M a.txt", "A new.txt"], ["g.txt"]]);
+    expect([s.read("a.txt"), existsSync(join(s.dir, "new.txt")), s.read("g.txt")]).toEqual(["alpha\n", false, "golf, by hand\n"]);
+  }, 30_000);
+
+  test("the records of a session's earlier prompts have their trees written when asked (the next prompt does), the current one's kept; a dropped prompt takes its copy with it", async () => {
+    const s = project();
+    await s.checkpoints.beforePrompt(1);
+    writeFileSync(join(s.dir, "a.txt"), "turn one\n");
+    await s.checkpoints.afterTurn(1, { written: [join(s.dir, "a.txt")] });
+    writeFileSync(join(s.dir, "a.txt"), "by hand\n");
+    await s.checkpoints.beforePrompt(2);
+    await s.checkpoints.resolveKept(2);
+    const [first, second] = s.checkpoints.list();
+    expect([first?.before["."], first?.after?.["."]].every((tree) => /^[0-9a-f]{40}$/.test(tree ?? ""))).toBe(true);
+    expect(second?.before["."]).toStartWith("index:");
+    expect(keptFiles(s)).toHaveLength(1);
+    s.checkpoints.discard(2);
+    expect(keptFiles(s)).toEqual([]);
+  }, 30_000);
+
+  test("a copy removed by hand: a lost end counts the turn as having changed nothing, so a rewind keeps its changes; a lost start drops that checkpoint", async () => {
+    const s = project();
+    await s.checkpoints.beforePrompt(1);
+    const before = s.checkpoints.list()[0]?.before["."] ?? "";
+    writeFileSync(join(s.dir, "a.txt"), "turn one\n");
+    await s.checkpoints.afterTurn(1, { written: [join(s.dir, "a.txt")] });
+    const after = s.checkpoints.list()[0]?.after?.["."] ?? "";
+    rmSync(join(keptDir(s), `${after.slice("index:".length)}.index`));
+    const plan = await s.checkpoints.plan(1);
+    expect([plan?.restore, plan?.kept]).toEqual([[], ["a.txt"]]);
+    expect(s.checkpoints.list()[0]?.after).toEqual({ ".": s.checkpoints.list()[0]?.before["."] ?? "" });
+    expect(before).toStartWith("index:");
+
+    writeFileSync(join(s.dir, "g.txt"), "golf, by hand\n");
+    await s.checkpoints.beforePrompt(2);
+    const second = s.checkpoints.list()[1]?.before["."] ?? "";
+    expect(second).toStartWith("index:");
+    rmSync(join(keptDir(s), `${second.slice("index:".length)}.index`));
+    await s.checkpoints.resolveKept();
+    expect(s.checkpoints.list().map((record) => record.prompt)).toEqual([1]);
+  }, 30_000);
+
+  test("an index over the limit has its tree written at once", async () => {
+    const s = project();
+    const repo = new ShadowRepo({ workTree: s.dir, gitDir: join(s.root, "state", "checkpoints", "p3"), path: process.env.PATH ?? "/usr/bin:/bin", maxKeptIndexBytes: 100 });
+    expect((await repo.snapshot({ keep: true })).tree).toMatch(/^[0-9a-f]{40}$/);
+    expect(existsSync(join(s.root, "state", "checkpoints", "p3", "kept"))).toBe(false);
   }, 30_000);
 });
 

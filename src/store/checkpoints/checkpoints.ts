@@ -5,11 +5,15 @@
  * what the turns from N on changed; a path the user changed by hand between turns (after one turn
  * ended, before the next prompt) is kept as it is and reported, never overwritten.
  *
- * Format 2 keys each tree by its root; a format 1 file (one tree, the project's) still loads.
+ * Format 2 keys each tree by its root; a format 1 file (one tree, the project's) still loads. A
+ * tree a snapshot had to add files for is recorded as a kept index (`index:<id>`, see
+ * kept-index.ts) and written when something needs it: a rewind, the list of prompts, or the
+ * session's next prompt, behind its record.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileAtomicSync } from "../../util/atomic-write.ts";
+import { isKept, KeptIndexLost } from "./kept-index.ts";
 import { PROJECT_ROOT, type DirChange, type Trees, type WorkTrees } from "./work-trees.ts";
 
 export interface CheckpointRecord {
@@ -88,10 +92,14 @@ export class SessionCheckpoints {
    */
   async beforePrompt(prompt: number, options: { roots?: readonly string[]; captured?: () => void; save?: boolean } = {}): Promise<{ record: CheckpointRecord; failures: Map<string, string> }> {
     // Since the previous turn's end (or session) only the user was at work, if anyone.
-    const snapshot = await this.trees.snapshot(options.roots ?? [], { likelyUnchanged: true, ...(options.captured ? { captured: options.captured } : {}) });
+    const snapshot = await this.trees.snapshot(options.roots ?? [], { likelyUnchanged: true, keep: true, ...(options.captured ? { captured: options.captured } : {}) });
     const record: CheckpointRecord = { prompt, before: snapshot.trees, at: this.now().toISOString(), ...(snapshot.skipped.length > 0 ? { skipped: snapshot.skipped } : {}) };
+    const previous = this.records;
     this.records = [...this.records.filter((item) => item.prompt !== prompt), record].slice(-this.keep);
-    if (options.save !== false) this.save();
+    if (options.save !== false) {
+      this.save();
+      this.releaseDropped(previous);
+    }
     return { record, failures: snapshot.failures };
   }
 
@@ -115,9 +123,11 @@ export class SessionCheckpoints {
 
   /** A prompt that was never sent (a hook blocked it): it is not one of the session's prompts. */
   discard(prompt: number): void {
+    const previous = this.records;
     this.records = this.records.filter((item) => item.prompt !== prompt);
     // Written even when nothing was dropped: the snapshot before it may have left its record unwritten.
     this.save();
+    this.releaseDropped(previous);
   }
 
   /**
@@ -128,6 +138,7 @@ export class SessionCheckpoints {
   forget(prompt: number): void {
     const dropped = this.records.filter((item) => item.prompt >= prompt);
     if (dropped.length === 0) return;
+    const all = this.records;
     this.records = this.records.filter((item) => item.prompt < prompt);
     const previous = this.records[this.records.length - 1];
     if (previous) {
@@ -136,10 +147,12 @@ export class SessionCheckpoints {
       else delete previous.after;
     }
     this.save();
+    this.releaseDropped(all);
   }
 
   /** Lines added and removed, and files touched, by each turn (prompt → changes). */
   async turnChanges(): Promise<Map<number, TurnChanges>> {
+    await this.resolveKept();
     const out = new Map<number, TurnChanges>();
     let now: Trees | undefined;
     for (let k = 0; k < this.records.length; k++) {
@@ -164,13 +177,14 @@ export class SessionCheckpoints {
     const record = this.records.find((item) => item.prompt === prompt);
     if (!record) return;
     if (turn.unchanged) record.after = { ...record.before };
-    else if (turn.written) record.after = await this.trees.snapshotWritten(record.before, turn.written);
-    else record.after = (await this.trees.snapshot(Object.keys(record.before), { likelyUnchanged: turn.likelyUnchanged === true })).trees;
+    else if (turn.written) record.after = await this.trees.snapshotWritten(record.before, turn.written, true);
+    else record.after = (await this.trees.snapshot(Object.keys(record.before), { likelyUnchanged: turn.likelyUnchanged === true, keep: true })).trees;
     this.save();
   }
 
   /** What rewinding to just before prompt `prompt` would do (nothing is changed). */
   async plan(prompt: number): Promise<RewindPlan | undefined> {
+    await this.resolveKept();
     const index = this.records.findIndex((item) => item.prompt === prompt);
     const target = this.records[index];
     if (!target) return undefined;
@@ -208,10 +222,72 @@ export class SessionCheckpoints {
     return plan;
   }
 
+  /**
+   * Every kept index the records name (see kept-index.ts) replaced by its tree, and the records
+   * written; the trees of prompt `except` (the one being asked now) can wait. A kept index removed
+   * by hand loses what it held: a lost `before` leaves that folder out of the checkpoint (the whole
+   * checkpoint for the project's), a lost `after` counts the turn as having changed nothing, so
+   * what changed since is kept by a rewind, never overwritten.
+   */
+  async resolveKept(except?: number): Promise<void> {
+    const chosen = this.records.filter((record) => record.prompt !== except);
+    const keys = [...new Set(chosen.flatMap((record) => keptOf(record)))];
+    if (keys.length === 0) return;
+    // Side by side: each has an index of its own.
+    const trees = await Promise.all(
+      keys.map((key) => {
+        const [root = PROJECT_ROOT, kept = ""] = key.split("\0");
+        return this.trees.repo(root).resolve(kept).catch((error: unknown) => {
+          if (error instanceof KeptIndexLost) return undefined;
+          throw error;
+        });
+      }),
+    );
+    const found = new Map(keys.map((key, index) => [key, trees[index]]));
+    const resolve = (trees: Trees, root: string, lost: string | undefined) => {
+      const tree = trees[root] ?? "";
+      if (!isKept(tree)) return;
+      const resolved = found.get(`${root}\0${tree}`) ?? lost;
+      if (resolved !== undefined) trees[root] = resolved;
+      else delete trees[root];
+    };
+    const records = this.records.filter((record) => {
+      if (!chosen.includes(record)) return true;
+      for (const root of Object.keys(record.before)) resolve(record.before, root, undefined);
+      if (record.after) for (const root of Object.keys(record.after)) resolve(record.after, root, record.before[root]);
+      return record.before[PROJECT_ROOT] !== undefined;
+    });
+    const previous = this.records;
+    this.records = records;
+    this.save();
+    this.releaseDropped(previous);
+    // Written into the records now: the notes beside the copies are no longer needed.
+    const named = new Set(this.records.flatMap((record) => keptOf(record)));
+    for (const key of found.keys()) {
+      const [root = PROJECT_ROOT, kept = ""] = key.split("\0");
+      if (!named.has(key)) this.trees.repo(root).release(kept);
+    }
+  }
+
+  /** The kept indexes of records that are gone (`previous` held them), which no record names any more. */
+  private releaseDropped(previous: readonly CheckpointRecord[]): void {
+    const named = new Set(this.records.flatMap((record) => keptOf(record)));
+    for (const record of previous) for (const key of keptOf(record)) {
+      if (named.has(key)) continue;
+      const [root = PROJECT_ROOT, kept = ""] = key.split("\0");
+      this.trees.repo(root).release(kept);
+    }
+  }
+
   private save(): void {
     mkdirSync(dirname(this.file), { recursive: true });
     writeFileAtomicSync(this.file, `${JSON.stringify({ version: 2, checkpoints: this.records }, null, 2)}\n`);
   }
+}
+
+/** The kept indexes a record names, as `root\0kept`. */
+function keptOf(record: CheckpointRecord): string[] {
+  return [record.before, record.after ?? {}].flatMap((trees) => Object.entries(trees).flatMap(([root, tree]) => (isKept(tree) ? [`${root}\0${tree}`] : [])));
 }
 
 function readRecords(file: string): CheckpointRecord[] {

@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import type { SimpleGit } from "simple-git";
 import { gitEnvironment } from "../../util/git-environment.ts";
 import { canWriteGitDir, createGitDir } from "./git-dir.ts";
+import { keepIndex, keptFiles, mustExist, noteKeptTree, readKeptTree, releaseKept } from "./kept-index.ts";
 
 export interface ShadowRepoOptions {
   /** The working directory (the work tree). */
@@ -26,6 +27,8 @@ export interface ShadowRepoOptions {
   maxFileBytes?: number;
   /** More new files than this in one snapshot (a home folder, an unignored build tree) is refused, default 100,000. */
   maxNewFiles?: number;
+  /** An index up to this size may be kept instead of writing its tree (see SnapshotOptions.keep), default 256 KiB. */
+  maxKeptIndexBytes?: number;
 }
 
 export interface Snapshot {
@@ -38,6 +41,11 @@ export interface Snapshot {
 export interface SnapshotOptions {
   /** Nothing is expected to have changed since the last snapshot (only the user, or nobody, was at work). */
   likelyUnchanged?: boolean;
+  /**
+   * When files had to be added, keep a copy of the index instead of writing its tree (one git
+   * process fewer): the result then names the kept index, for `resolve` to turn into the tree.
+   */
+  keep?: boolean;
   /** Called once the work tree has been read: a file changed from then on is not in this snapshot (writing its tree reads only the index). */
   captured?: () => void;
 }
@@ -61,6 +69,8 @@ const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.a
 
 export class ShadowRepo {
   private git?: SimpleGit;
+  /** A client like `git` whose index is another file: a kept index (see `resolve`). */
+  private gitWithIndex?: (index: string) => SimpleGit;
 
   constructor(private readonly options: ShadowRepoOptions) {}
 
@@ -96,7 +106,8 @@ export class ShadowRepo {
     // below the work tree's top (a git dir inside the work tree, e.g. clew's state in an added home
     // folder, would make git see only what lies under it): paths are taken from the top. The
     // "unsafe" settings are the safe ones here: hooks and fsmonitor off, an empty init template.
-    const git = simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeTemplateDir: true }, allowEnvironment: prepared.allowEnvironment }).env(prepared.env);
+    const withIndex = (index: string) => simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeTemplateDir: true }, allowEnvironment: prepared.allowEnvironment }).env({ ...prepared.env, GIT_INDEX_FILE: index });
+    const git = withIndex(join(gitDir, "index"));
     if (fresh) {
       // No template: nothing of git's sample hooks or description is copied.
       await run(git, ["init", "--quiet", "--template="]);
@@ -106,6 +117,7 @@ export class ShadowRepo {
     }
     await this.excludeNested();
     this.git = git;
+    this.gitWithIndex = withIndex;
     return git;
   }
 
@@ -135,7 +147,7 @@ export class ShadowRepo {
     if (changed.length > 0) await locking(git, ["add", "--all", "--", ...(changed.length <= MAX_NAMED_PATHS ? changed : ["."])]);
     options.captured?.();
     if (changed.length === 0 && tracked.tree !== undefined) return { tree: tracked.tree, skipped };
-    return { tree: (await locking(git, ["write-tree"])).trim(), skipped };
+    return { tree: (changed.length > 0 && options.keep ? keepIndex(this.options.gitDir, this.options.maxKeptIndexBytes) : undefined) ?? (await locking(git, ["write-tree"])).trim(), skipped };
   }
 
   /**
@@ -146,7 +158,7 @@ export class ShadowRepo {
    * limit (a new one must be left out), one git will not add by name (ignored, beyond a link).
    * A failed `add` may have added some of them: a whole snapshot includes those anyway.
    */
-  async snapshotFiles(files: readonly string[], since: string): Promise<string | undefined> {
+  async snapshotFiles(files: readonly string[], since: string, keep = false): Promise<string | undefined> {
     if (files.length === 0 || files.length > MAX_NAMED_PATHS || since === EMPTY_TREE) return undefined;
     const { gitDir, workTree } = this.options;
     if (!existsSync(join(gitDir, "index")) || !existsSync(workTree)) return undefined;
@@ -158,7 +170,40 @@ export class ShadowRepo {
     } catch {
       return undefined;
     }
-    return (await locking(git, ["write-tree"])).trim();
+    return (keep ? keepIndex(gitDir, this.options.maxKeptIndexBytes) : undefined) ?? (await locking(git, ["write-tree"])).trim();
+  }
+
+  /**
+   * The tree a snapshot's result names: a tree as it is; a kept index (see `keep`) has its tree
+   * written now — once: the tree is noted beside it and the index removed. Throws KeptIndexLost
+   * when neither is there any more.
+   */
+  async resolve(tree: string): Promise<string> {
+    const kept = keptFiles(this.options.gitDir, tree);
+    if (!kept) return tree;
+    const noted = readKeptTree(kept);
+    if (noted) return noted;
+    mustExist(kept, tree);
+    await this.client();
+    // Never the shared index: its tree is whatever the last snapshot left, not this one's.
+    if (!this.gitWithIndex) throw new Error(`cannot write the tree of ${kept.index}: no git client`);
+    let written: string;
+    try {
+      written = (await run(this.gitWithIndex(kept.index), ["write-tree"])).trim();
+    } catch (error) {
+      // Another process may have written it first (and removed the index).
+      const late = readKeptTree(kept);
+      if (late) return late;
+      throw error;
+    }
+    noteKeptTree(kept, written);
+    return written;
+  }
+
+  /** Whatever is left of a kept index once its tree is recorded elsewhere, or it is no longer needed. */
+  release(tree: string): void {
+    const kept = keptFiles(this.options.gitDir, tree);
+    if (kept) releaseKept(kept);
   }
 
   /**

@@ -114,7 +114,7 @@ export class WorkTrees {
    * cannot be trusted, are snapshot whole. A file outside every root is not checkpointed. The
    * project's failure throws; an added folder that cannot be snapshot is left out.
    */
-  async snapshotWritten(since: Trees, written: readonly string[]): Promise<Trees> {
+  async snapshotWritten(since: Trees, written: readonly string[], keep = false): Promise<Trees> {
     const roots = Object.keys(since);
     const located = roots.flatMap((root) => {
       const real = realDirectory(this.repo(root).workTree);
@@ -140,7 +140,7 @@ export class WorkTrees {
         const tree = since[root] ?? "";
         if (!files) return tree;
         const repo = this.repo(root);
-        return (await repo.snapshotFiles([...files], tree)) ?? (await repo.snapshot()).tree;
+        return (await repo.snapshotFiles([...files], tree, keep)) ?? (await repo.snapshot({ keep })).tree;
       }),
     );
     settled.forEach((result, index) => {

@@ -49,6 +49,8 @@ describe("sessionCheckpoints", () => {
     const port = sessionCheckpoints({ enabled: true, projectDir: f.projectDir, stateDir: f.stateDir, sessionId: "s1", path: process.env.PATH ?? "/usr/bin:/bin", report: () => {} });
     await port?.beforePrompt(1);
     await port?.afterTurn(1);
+    // The first snapshot kept its index (a tree to write when needed): written now, to compare.
+    await (await port?.load())?.resolveKept();
     const records = (await port?.load())?.list() ?? [];
     expect(records.map((record) => [record.prompt, Object.keys(record.before), Object.keys(record.after ?? {})])).toEqual([[1, ["."], ["."]]]);
     const other = sessionCheckpoints({ enabled: true, projectDir: f.projectDir, stateDir: f.stateDir, sessionId: "s2", path: process.env.PATH ?? "/usr/bin:/bin", report: () => {} });
