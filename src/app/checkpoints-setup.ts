@@ -141,7 +141,7 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
       if (activity?.lingers) lingering = true;
       const onlyRead = activity !== undefined && !activity.wrote;
       // Without anything that may still be at work, only the files the tools named can have changed.
-      const written = !lingering && activity?.written ? { written: activity.written } : undefined;
+      const written = !lingering && activity?.written && activity.written.length > 0 ? { written: activity.written } : undefined;
       await guarded((checkpoints) => checkpoints.afterTurn(prompt, onlyRead && !lingering ? { unchanged: true } : (written ?? { likelyUnchanged: onlyRead })));
     },
     load,
