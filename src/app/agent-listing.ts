@@ -65,17 +65,27 @@ export function fitAgentDescriptions(agents: readonly AgentListing[], budgetChar
   return length(agents.map((agent) => line(agent, agent.description))) <= budgetChars ? agents : fitted(agents, budgetChars);
 }
 
-/** Listings formatted when the extensions summary was written, by the very list of agents the session has from it. */
-const stored = new WeakMap<readonly AgentListing[], AgentListingLines>();
+/** Listings formatted when the extensions summary was written, by the first of the agents the session has from it. */
+const stored = new WeakMap<AgentListing, { agents: readonly AgentListing[]; listing: AgentListingLines }>();
 
 /** A summary's agents come with their listing: agentListingLines(those agents) then formats none of them (266 agents: ~0.6 ms). */
 export function rememberAgentListing(agents: readonly AgentListing[], listing: AgentListingLines): void {
-  stored.set(agents, listing);
+  const first = agents[0];
+  if (first) stored.set(first, { agents, listing });
+}
+
+/** The stored listing of exactly these agent objects, in this order (a copy of the list is as good). */
+function storedListing(agents: readonly AgentListing[]): AgentListingLines | undefined {
+  const first = agents[0];
+  const entry = first && stored.get(first);
+  if (!entry || entry.agents.length !== agents.length) return undefined;
+  for (let index = 0; index < agents.length; index++) if (entry.agents[index] !== agents[index]) return undefined;
+  return entry.listing;
 }
 
 /** The listing's lines, and whether a description in it is shortened (cut now, or when the summary stored it). */
 export function agentListingLines(agents: readonly AgentListing[], budgetChars = AGENT_LISTING_BUDGET_CHARS): AgentListingLines {
-  const known = budgetChars === AGENT_LISTING_BUDGET_CHARS ? stored.get(agents) : undefined;
+  const known = budgetChars === AGENT_LISTING_BUDGET_CHARS ? storedListing(agents) : undefined;
   if (known) return known;
   const whole = agents.map((agent) => line(agent, agent.description));
   const shown = length(whole) <= budgetChars ? agents : fitted(agents, budgetChars);

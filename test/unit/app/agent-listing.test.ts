@@ -48,12 +48,16 @@ describe("the Agent tool's listing of agent definitions", () => {
     expect(fitAgentDescriptions(few, 16_000)).toBe(few);
   });
 
-  test("a listing stored with its agents is what those agents list as; another list of them is worked out", () => {
-    const agents = [agent("tester", "Writes tests.")];
-    rememberAgentListing(agents, { lines: ["- tester: stored (Tools: *)"], shortened: true });
-    expect(agentListingLines(agents)).toEqual({ lines: ["- tester: stored (Tools: *)"], shortened: true });
-    expect(agentListingLines([...agents])).toEqual({ lines: ["- tester: Writes tests. (Tools: *)"], shortened: false });
-    expect(agentListingLines(agents, 8_000)).toEqual({ lines: ["- tester: Writes tests. (Tools: *)"], shortened: false });
+  test("a listing stored with its agents is what those very agents list as, in a copy of the list too; other agents are worked out", () => {
+    const agents = [agent("tester", "Writes tests."), agent("linter", "Lints.")];
+    rememberAgentListing(agents, { lines: ["- tester: stored (Tools: *)", "- linter: stored (Tools: *)"], shortened: true });
+    expect(agentListingLines(agents)).toEqual({ lines: ["- tester: stored (Tools: *)", "- linter: stored (Tools: *)"], shortened: true });
+    expect(agentListingLines([...agents])).toEqual({ lines: ["- tester: stored (Tools: *)", "- linter: stored (Tools: *)"], shortened: true });
+    const worked = { lines: ["- tester: Writes tests. (Tools: *)"], shortened: false };
+    // Fewer agents, equal but other objects, another budget: not the stored list.
+    expect(agentListingLines(agents.slice(0, 1))).toEqual(worked);
+    expect(agentListingLines(agents.map((item) => ({ ...item })))).toEqual({ lines: ["- tester: Writes tests. (Tools: *)", "- linter: Lints. (Tools: *)"], shortened: false });
+    expect(agentListingLines(agents, 8_000)).toEqual({ lines: ["- tester: Writes tests. (Tools: *)", "- linter: Lints. (Tools: *)"], shortened: false });
   });
 
   test("the note names the budget with its digits grouped", () => {

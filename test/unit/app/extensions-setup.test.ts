@@ -98,8 +98,8 @@ describe("the extensions a session starts with", () => {
     const warm = await loadSessionExtensions(input(set()));
     expect(warm.registry?.peek()).toBeUndefined();
     expect(warm.agents).toEqual(cold.agents);
-    // Stored with them, and (for a copy of the list, nothing stored) worked out again from the cut descriptions alike.
+    // Stored with them, and (for copies of them, nothing stored) worked out again from the cut descriptions alike.
     expect(agentListingLines(warm.agents)).toEqual(expected);
-    expect(agentListingLines([...warm.agents])).toEqual(expected);
+    expect(agentListingLines(warm.agents.map((agent) => ({ ...agent })))).toEqual(expected);
   });
 });
