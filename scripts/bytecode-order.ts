@@ -1,7 +1,8 @@
 // Profile-guided bytecode layout (Bun's `compile.bytecodeOrder`). A binary's bytecode is mapped
 // from the executable file, so every page a run touches counts in its RSS; laid out in source
 // order, the functions a `clew -p` run uses are spread over most of the ~5.4 MB of bytecode. A
-// first build is run on the benchmark's two tasks against the in-repo fake API with
+// first build is run on the benchmark's two tasks (and the longer one again with a stdio MCP server
+// connected, when the test fixtures are there) against the in-repo fake API with
 // BUN_BYTECODE_ORDER_OUT, which records the functions each run used; the final build places those
 // together at the front (−2.5 to −3 MiB peak RSS on both tasks, README "Performance").
 //
@@ -22,6 +23,9 @@ const RUN_TIMEOUT_MS = 60_000;
 /** The fixtures the recording runs need; a build context without the tests (the Dockerfile's) has none. */
 const FIXTURES = ["test/fake-anthropic/index.ts", "test/scenarios/workspaces.ts", "test/scenarios/read-grep-task.ts", "test/helpers/clew-process.ts"];
 
+/** A stdio MCP server for the third run; a build context without it (the Dockerfile's) records the first two. */
+const MCP_FIXTURE = "test/mcp-servers/fixtures/sdk-server.ts";
+
 export class BytecodeOrderError extends Error {}
 
 /** Whether this checkout can record a profile (its tests are there). */
@@ -30,8 +34,9 @@ export function canRecordBytecodeOrder(): boolean {
 }
 
 /**
- * Runs `binary` (built with `bytecode: true`) on the fix-a-test and the read/grep/edit task and
- * returns the order files it wrote, the first task's first: the shorter run's functions lead.
+ * Runs `binary` (built with `bytecode: true`) on the fix-a-test and the read/grep/edit task (then
+ * that one with an MCP server) and returns the order files it wrote, the first task's first: the
+ * shorter run's functions lead.
  * Throws BytecodeOrderError when a run fails or writes no profile: such a binary is broken.
  */
 export async function recordBytecodeOrder(binary: string): Promise<{ files: string[]; dispose: () => void }> {
@@ -42,10 +47,15 @@ export async function recordBytecodeOrder(binary: string): Promise<{ files: stri
     import("../test/scenarios/read-grep-task.ts"),
   ]);
   const folder = mkdtempSync(join(tmpdir(), "clew-bytecode-order-"));
+  const mcpConfig = JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [join(root, MCP_FIXTURE)] } } });
   const dispose = () => rmSync(folder, { recursive: true, force: true });
   const tasks = [
-    { name: "fix", workspace: failingTestWorkspace, script: fixScript, answer: DONE },
-    { name: "read-grep", workspace: readGrepWorkspace, script: readGrepScript, answer: READ_GREP_ANSWER },
+    { name: "fix", workspace: failingTestWorkspace, script: fixScript, answer: DONE, args: [] as string[] },
+    { name: "read-grep", workspace: readGrepWorkspace, script: readGrepScript, answer: READ_GREP_ANSWER, args: [] as string[] },
+    // The same task with one stdio MCP server (the benchmark's MCP row): the MCP SDK's client, the
+    // zod it parses with and clew's MCP runtime are laid out together, after what every run uses
+    // (−1.6 MiB peak RSS on that row; the runs without MCP are laid out as before).
+    ...(existsSync(join(root, MCP_FIXTURE)) ? [{ name: "read-grep-mcp", workspace: readGrepWorkspace, script: readGrepScript, answer: READ_GREP_ANSWER, args: ["--mcp-config", mcpConfig] }] : []),
   ];
   const files: string[] = [];
   try {
@@ -58,7 +68,7 @@ export async function recordBytecodeOrder(binary: string): Promise<{ files: stri
         const env = clewEnv({ cwd: workspace, baseURL: server.url, configDir });
         // The fix-a-test task's Bash step runs `bun test`: the Bun running this build is the one there is.
         env.PATH = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ""}`;
-        const child = Bun.spawn([binary, "-p", "fix the task", "--permission-mode", "bypassPermissions"], {
+        const child = Bun.spawn([binary, "-p", "fix the task", "--permission-mode", "bypassPermissions", ...task.args], {
           cwd: workspace,
           env: { ...env, BUN_BYTECODE_ORDER_OUT: file },
           stdin: "ignore",
