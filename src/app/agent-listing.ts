@@ -14,6 +14,12 @@ import type { AgentListing, AgentListingLines } from "../extensions/summary.ts";
 /** About 4,000 tokens: twice the skill listing's default share of a 200k window. */
 export const AGENT_LISTING_BUDGET_CHARS = 16_000;
 
+/**
+ * What the extensions summary stores the lines under: change the lines' format or the fitting,
+ * and change this, or a summary written before would go on serving the old lines.
+ */
+export const AGENT_LISTING_FORMAT = `1/${AGENT_LISTING_BUDGET_CHARS}`;
+
 /** `16000` → `16,000`, without Intl (its first use costs ~2.5 ms of start-up). */
 const grouped = (value: number): string => String(value).replace(/\B(?=(\d{3})+$)/g, ",");
 
@@ -71,7 +77,7 @@ const stored = new WeakMap<AgentListing, { agents: readonly AgentListing[]; list
 /** A summary's agents come with their listing: agentListingLines(those agents) then formats none of them (266 agents: ~0.6 ms). */
 export function rememberAgentListing(agents: readonly AgentListing[], listing: AgentListingLines): void {
   const first = agents[0];
-  if (first) stored.set(first, { agents, listing });
+  if (first && listing.format === AGENT_LISTING_FORMAT) stored.set(first, { agents, listing });
 }
 
 /** The stored listing of exactly these agent objects, in this order (a copy of the list is as good). */
@@ -89,5 +95,9 @@ export function agentListingLines(agents: readonly AgentListing[], budgetChars =
   if (known) return known;
   const whole = agents.map((agent) => line(agent, agent.description));
   const shown = length(whole) <= budgetChars ? agents : fitted(agents, budgetChars);
-  return { lines: shown === agents ? whole : shown.map((agent) => line(agent, agent.description)), shortened: shown.some((agent) => agent.shortened === true) };
+  return {
+    lines: shown === agents ? whole : shown.map((agent) => line(agent, agent.description)),
+    shortened: shown.some((agent) => agent.shortened === true),
+    ...(budgetChars === AGENT_LISTING_BUDGET_CHARS ? { format: AGENT_LISTING_FORMAT } : {}),
+  };
 }

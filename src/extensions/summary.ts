@@ -14,7 +14,7 @@ import { scanSource } from "./scan.ts";
 import { hasFolder, sourceIdentity } from "./sources.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
-const SUMMARY_VERSION = 7;
+const SUMMARY_VERSION = 8;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -34,6 +34,8 @@ export interface AgentListingLines {
   lines: string[];
   /** Some description in the lines was cut to fit the listing's budget. */
   shortened: boolean;
+  /** The listing's format and budget when the lines were made (a stored listing of another is not used). */
+  format?: string;
 }
 
 export interface AgentListing {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AGENT_LISTING_SHORTENED_NOTE, agentListingLines, fitAgentDescriptions, rememberAgentListing } from "../../../src/app/agent-listing.ts";
+import { AGENT_LISTING_FORMAT, AGENT_LISTING_SHORTENED_NOTE, agentListingLines, fitAgentDescriptions, rememberAgentListing } from "../../../src/app/agent-listing.ts";
 
 const agent = (name: string, description: string, tools?: string[]) => ({ name, description, ...(tools ? { tools } : {}) });
 const words = (count: number, word = "review") => Array.from({ length: count }, (_, i) => `${word}${i}`).join(" ");
@@ -10,6 +10,7 @@ describe("the Agent tool's listing of agent definitions", () => {
     expect(agentListingLines(agents, 16_000)).toEqual({
       lines: ["- api-designer: Designs REST APIs. (Tools: Read, Write)", "- tester: Writes tests. (Tools: *)"],
       shortened: false,
+      format: AGENT_LISTING_FORMAT,
     });
   });
 
@@ -50,14 +51,21 @@ describe("the Agent tool's listing of agent definitions", () => {
 
   test("a listing stored with its agents is what those very agents list as, in a copy of the list too; other agents are worked out", () => {
     const agents = [agent("tester", "Writes tests."), agent("linter", "Lints.")];
-    rememberAgentListing(agents, { lines: ["- tester: stored (Tools: *)", "- linter: stored (Tools: *)"], shortened: true });
-    expect(agentListingLines(agents)).toEqual({ lines: ["- tester: stored (Tools: *)", "- linter: stored (Tools: *)"], shortened: true });
-    expect(agentListingLines([...agents])).toEqual({ lines: ["- tester: stored (Tools: *)", "- linter: stored (Tools: *)"], shortened: true });
-    const worked = { lines: ["- tester: Writes tests. (Tools: *)"], shortened: false };
+    const stored = { lines: ["- tester: stored (Tools: *)", "- linter: stored (Tools: *)"], shortened: true, format: AGENT_LISTING_FORMAT };
+    rememberAgentListing(agents, stored);
+    expect(agentListingLines(agents)).toEqual(stored);
+    expect(agentListingLines([...agents])).toEqual(stored);
+    const worked = { lines: ["- tester: Writes tests. (Tools: *)", "- linter: Lints. (Tools: *)"], shortened: false };
     // Fewer agents, equal but other objects, another budget: not the stored list.
-    expect(agentListingLines(agents.slice(0, 1))).toEqual(worked);
-    expect(agentListingLines(agents.map((item) => ({ ...item })))).toEqual({ lines: ["- tester: Writes tests. (Tools: *)", "- linter: Lints. (Tools: *)"], shortened: false });
-    expect(agentListingLines(agents, 8_000)).toEqual({ lines: ["- tester: Writes tests. (Tools: *)", "- linter: Lints. (Tools: *)"], shortened: false });
+    expect(agentListingLines(agents.slice(0, 1))).toEqual({ lines: ["- tester: Writes tests. (Tools: *)"], shortened: false, format: AGENT_LISTING_FORMAT });
+    expect(agentListingLines(agents.map((item) => ({ ...item })))).toEqual({ ...worked, format: AGENT_LISTING_FORMAT });
+    expect(agentListingLines(agents, 8_000)).toEqual(worked);
+  });
+
+  test("a listing stored in another format (an older clew's summary) is not used", () => {
+    const agents = [agent("tester", "Writes tests.")];
+    rememberAgentListing(agents, { lines: ["tester — old style"], shortened: false, format: "0/16000" });
+    expect(agentListingLines(agents)).toEqual({ lines: ["- tester: Writes tests. (Tools: *)"], shortened: false, format: AGENT_LISTING_FORMAT });
   });
 
   test("the note names the budget with its digits grouped", () => {
