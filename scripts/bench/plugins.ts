@@ -31,6 +31,11 @@ const TARGET_PLUGINS = 600;
 const FIRST_REQUEST_TARGET = 1.2;
 const INDEX_TARGET_MS = 30;
 const ADD_TARGET = 1.5;
+/**
+ * Runs of the first-request row, at least: a start takes ~25 ms, and on a shared machine one run
+ * in a few lands a few milliseconds late, which a median of five turns into ±0.1 of the ratio.
+ */
+const FIRST_REQUEST_RUNS = 15;
 /** Largest corpus marketplace by files whose name is not reserved (the official catalog is). */
 const LARGEST = "wshobson__agents";
 const RESERVED = ["claude-plugins-official", "financial-services-plugins", "knowledge-work-plugins"];
@@ -251,7 +256,8 @@ export async function pluginsBench({ clewBin, root, runs }: PluginsBenchInput): 
   await firstRequest(clewBin, workspace, withPlugins, nonblocking);
   await firstRequest(clewBin, workspace, bareConfig, nonblocking);
   const first = { bare: [] as Started[], plugins: [] as Started[] };
-  for (let i = 0; i < runs; i++) {
+  const firstRuns = Math.max(runs, FIRST_REQUEST_RUNS);
+  for (let i = 0; i < firstRuns; i++) {
     first.bare.push(await firstRequest(clewBin, workspace, bareConfig, nonblocking));
     first.plugins.push(await firstRequest(clewBin, workspace, withPlugins, nonblocking));
   }
@@ -284,7 +290,7 @@ export async function pluginsBench({ clewBin, root, runs }: PluginsBenchInput): 
       `\nPlugins at scale (${installed} installed and enabled: the corpus's loaded plugins and copies under generated marketplaces; setup ${(setupMs / 1000).toFixed(1)} s, untimed; ${runs} runs, medians${failedRuns > 0 ? `; ${failedRuns} runs did not answer "ready"` : ""}):\n`,
       "| metric | without plugins | with plugins | ratio | target | verdict |",
       "|---|---|---|---|---|---|",
-      `| start → first request | ${ms(bareFirst)} | ${ms(pluginsFirst)} | ${firstRatio.toFixed(2)}× | ≤ ${FIRST_REQUEST_TARGET.toFixed(2)}× | ${verdict(firstRatio <= FIRST_REQUEST_TARGET && failedRuns === 0)} |`,
+      `| start → first request (${firstRuns} runs each, interleaved) | ${ms(bareFirst)} | ${ms(pluginsFirst)} | ${firstRatio.toFixed(2)}× | ≤ ${FIRST_REQUEST_TARGET.toFixed(2)}× | ${verdict(firstRatio <= FIRST_REQUEST_TARGET && failedRuns === 0)} |`,
       `| reading the plugin index (loadSessionPlugins, warm) | — | ${ms(pluginsMs)} | — | ≤ ${INDEX_TARGET_MS} ms | ${verdict(pluginsMs <= INDEX_TARGET_MS)} |`,
       `| checking every folder against its hash (after the first request) | — | ${ms(checkMs)} | — | (informational) | |`,
       `| + extensions start-up summary of the plugin sources | — | ${ms(extensionsMs)} | — | (informational) | |`,
