@@ -9,7 +9,7 @@ import type { ExtensionRegistry } from "../extensions/index.ts";
 import type { HookConfig } from "../hooks/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
-import { loadSessionExtensions } from "./extensions-setup.ts";
+import { loadSessionExtensions, type LazyRegistry } from "./extensions-setup.ts";
 import { resolveModelId } from "../model/models.ts";
 
 /** The registry a session in `env.cwd` would load, built now. */
@@ -24,6 +24,19 @@ export async function registryFor(env: Environment, loaded: LoadedSettings): Pro
     budgetChars: 8_000,
   });
   return extensions.registry?.get();
+}
+
+/**
+ * Skills and commands the user can type (`/name`), for completion and `/help`. Until the registry
+ * is built (a warm start skips it) there are none: it is built now, for the next Tab or /help.
+ */
+export function typedInvocables(lazy: LazyRegistry | undefined): Array<{ name: string; description: string; argumentHint?: string }> {
+  const registry = lazy?.peek();
+  if (lazy && !registry) void lazy.get();
+  if (!registry) return [];
+  return registry.invocables
+    .filter((item) => item.userInvocable)
+    .map((item) => ({ name: item.name, description: item.description, ...(item.argumentHint ? { argumentHint: item.argumentHint } : {}) }));
 }
 
 export async function hookLines(config: HookConfig | undefined, homeDir: string): Promise<string[]> {

@@ -222,6 +222,10 @@ class LazyHookEngine implements HookEngine {
     this.engine?.setConfig(config);
   }
 
+  started(): number {
+    return this.engine?.started?.() ?? 0;
+  }
+
   takeAsyncResults(): AsyncHookResult[] {
     return this.engine?.takeAsyncResults() ?? [];
   }

@@ -15,7 +15,7 @@ import type { LoadedSettings } from "../settings/types.ts";
 import type { TranscriptWriter } from "../store/transcript.ts";
 import type { ToolSession } from "../tools/types.ts";
 import type { HookEngine } from "../hooks/engine.ts";
-import { extensionLines, hookLines } from "./diagnostics.ts";
+import { extensionLines, hookLines, typedInvocables } from "./diagnostics.ts";
 import { contextUsage, type ContextManager, type ContextUsage } from "./context-manager.ts";
 import type { PermissionSetup } from "./permission-setup.ts";
 import type { InvocationDeps } from "./invocations.ts";
@@ -200,20 +200,16 @@ export class Session {
 
   /** Skills and commands the user can type (`/name`), for completion and `/help`. */
   userInvocables(): Array<{ name: string; description: string; argumentHint?: string }> {
-    const lazy = this.services.invocations?.registry;
-    const registry = lazy?.peek();
-    // Not built yet (a warm start skips it): build it now, for the next Tab or /help.
-    if (lazy && !registry) void lazy.get();
-    if (!registry) return [];
-    return registry.invocables
-      .filter((item) => item.userInvocable)
-      .map((item) => ({ name: item.name, description: item.description, ...(item.argumentHint ? { argumentHint: item.argumentHint } : {}) }));
+    return typedInvocables(this.services.invocations?.registry);
   }
 
   /** Notification hooks: a question waits for the user (`permission_prompt`), or the prompt sits idle. */
   async notify(message: string, type: "permission_prompt" | "idle_prompt"): Promise<void> {
     const hooks = this.services.hooks;
-    if (hooks?.hasHooks("Notification")) await hooks.fire("Notification", { message, notification_type: type });
+    if (!hooks?.hasHooks("Notification")) return;
+    // It may change files: like the loop's hooks, it waits until the snapshots have read them.
+    await this.services.checkpoints?.settled();
+    await hooks.fire("Notification", { message, notification_type: type });
   }
 
   /** `/skills` and `/doctor`: skills and commands with where they come from, then every loading problem. */
@@ -366,8 +362,7 @@ export class Session {
 
   /** `/agents`: worktrees helpers left with work on their branches. */
   async helperWorktrees(): Promise<Array<{ path: string; branch: string }>> {
-    const { listHelperWorktrees } = await import("./subagents/worktree-list.ts");
-    const { findRepoRoot } = await import("../context/instructions.ts");
+    const [{ listHelperWorktrees }, { findRepoRoot }] = await Promise.all([import("./subagents/worktree-list.ts"), import("../context/instructions.ts")]);
     return listHelperWorktrees(findRepoRoot(this.info.cwd) ?? this.info.cwd);
   }
 

@@ -37,10 +37,11 @@ const TOOL_EVENTS = new Set<FiredHookEvent>(["PreToolUse", "PostToolUse", "PostT
 /**
  * Hooks that cannot fire while a read runs beside the snapshot: Stop goes through the loop's
  * hooks (which wait), UserPromptSubmit comes before the loop (after `ready()`), SessionEnd after
- * the turn. Any other (a permission notice, compaction's, a helper's end, an event added later)
- * makes reads wait too.
+ * the turn, Notification through Session.notify (which waits for the snapshots; a hook that ran
+ * makes the turn's end a whole snapshot, see `finish`). Any other (compaction's, a helper's end,
+ * an event added later) makes reads wait too.
  */
-const NEVER_BESIDE_A_READ = new Set<FiredHookEvent>(["Stop", "UserPromptSubmit", "SessionEnd"]);
+const NEVER_BESIDE_A_READ = new Set<FiredHookEvent>(["Stop", "UserPromptSubmit", "SessionEnd", "Notification"]);
 
 /**
  * Loop dependencies whose tool calls and hooks wait for `ready()` — but for calls that only read
@@ -101,6 +102,7 @@ function afterSnapshot(deps: LoopDeps, ready: () => Promise<unknown>, begin: () 
             },
             hasHooks: (event) => hooks.hasHooks(event),
             ...(hooks.hasHooksFor ? { hasHooksFor: (event, toolName) => hooks.hasHooksFor?.(event, toolName) ?? hooks.hasHooks(event) } : {}),
+            ...(hooks.started ? { started: () => hooks.started?.() ?? 1 } : {}),
           },
         }
       : {}),
@@ -195,9 +197,10 @@ export class PromptCheckpoint {
   finish(): Promise<void> {
     const port = this.port;
     if (!port || !this.describe) return Promise.resolve();
-    // Any hook at all may have been at work outside the loop (a SessionStart hook left running).
+    // A hook that ran outside the loop may have been at work (a SessionStart hook left running);
+    // hooks that are configured but never ran (tools and events the session did not reach) did nothing.
     const hooks = this.hooks;
-    if (hooks && FIRED_EVENTS.some((event) => hooks.hasHooks(event))) this.activity.lingers = true;
+    if (hooks && (hooks.started?.() ?? 1) > 0 && FIRED_EVENTS.some((event) => hooks.hasHooks(event))) this.activity.lingers = true;
     const activity: TurnActivity = { ...this.activity, ...(this.activity.written ? { written: [...this.activity.written] } : {}) };
     // Tracked, so that whoever waits for the port's snapshots (the list of prompts) waits for this one too.
     return port.track(

@@ -80,6 +80,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   let config = options.config;
   let sources = new Map(config.sources.map((source) => [source.id, source]));
   const ranOnce = new Set<string>();
+  let handlersStarted = 0;
   const pending = new Map<string, StartedHandler>();
   const finished: AsyncHookResult[] = [];
   const cap = textCap(options.spill);
@@ -164,6 +165,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     const sync: Promise<HandlerResult>[] = [];
     let asyncStarted = 0;
     for (const { hook, source } of chosen) {
+      handlersStarted++;
       if (hook.once) ranOnce.add(hook.id);
       // An async SessionEnd hook would outlive the session; it runs synchronously within the budget.
       const background = hook.spec.type === "command" && hook.spec.async && event !== "SessionEnd";
@@ -192,6 +194,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       sources = new Map(next.sources.map((source) => [source.id, source]));
     },
     fire,
+    started: () => handlersStarted,
     hasHooks(event) {
       return config.hooks.some((hook) => hook.event === event && hook.inactive === undefined);
     },

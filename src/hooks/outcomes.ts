@@ -143,4 +143,6 @@ export interface HookRunner {
   hasHooks(event: FiredHookEvent): boolean;
   /** For tool events: whether any hook's matcher accepts this tool (undefined: ask `hasHooks`). */
   hasHooksFor?(event: FiredHookEvent, toolName: string): boolean;
+  /** How many hook handlers the session has started so far, of any event (undefined: unknown). */
+  started?(): number;
 }

@@ -5,7 +5,9 @@
 // the turn's changes while files changed by hand afterwards are kept; an Edit through a link adds
 // its target; a file git will not add by name (ignored) makes the end a whole snapshot, as does a
 // Bash call in the turn; a file outside every folder is left out. The snapshot before the prompt
-// runs while the first request is in flight.
+// runs while the first request is in flight. Hooks configured for other tools and events that never
+// ran leave an Edit-only end as it is; one that ran outside the loop makes it a whole snapshot; a
+// Notification hook fired mid-turn waits for the snapshot to have read the files.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,8 +29,9 @@ afterEach(async () => {
 
 const quiet = () => undefined;
 
-async function open(dir: string, git: GitShim, script: (configDir: () => string) => ScriptStep[], flags: string[] = []) {
+async function open(dir: string, git: GitShim, script: (configDir: () => string) => ScriptStep[], flags: string[] = [], settings?: Record<string, unknown>) {
   const configDir = tempDirectory("clew-ckpt-written-config-");
+  if (settings) writeFileSync(join(configDir, "settings.json"), JSON.stringify(settings));
   server = await startFakeAnthropic({ script: script(() => configDir) });
   const env = readEnvironment(clewEnv({ cwd: dir, configDir, baseURL: server.url, env: { PATH: git.path } }), dir);
   const reports: string[] = [];
@@ -173,6 +176,66 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: ["made.txt"], kept: ["b.txt"] });
     expect([readFileSync(join(dir, "a.txt"), "utf8"), existsSync(join(dir, "made.txt")), readFileSync(join(dir, "b.txt"), "utf8")]).toEqual(["alpha\n", false, "bravo, by hand\n"]);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+});
+
+describe("hooks and the end of an Edit-only turn", () => {
+  const editTurn = (dir: string, git: GitShim, seen: { count: number }) => (config: () => string) => [
+    reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+    reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
+    lastAnswer(config, git, seen),
+  ];
+
+  test("hooks for other tools and events, none of which ran, leave the end as it is: just the Edit's file", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n", "b.txt": "bravo\n" });
+    const git = gitShim();
+    const seen = { count: 0 };
+    const hooks = {
+      PreToolUse: [{ matcher: "WebFetch|WebSearch", hooks: [{ type: "command", command: "touch pre-ran" }] }],
+      PostToolUse: [{ matcher: "NotebookEdit", hooks: [{ type: "command", command: "touch post-ran" }] }],
+      Notification: [{ hooks: [{ type: "command", command: "touch notified" }] }],
+    };
+    const { session, reports, configDir } = await open(dir, git, editTurn(dir, git, seen), [], { hooks });
+    await session.runTurn("change a", quiet, new AbortController().signal);
+    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
+    expect(["pre-ran", "post-ran", "notified"].map((file) => existsSync(join(dir, file)))).toEqual([false, false, false]);
+    writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: ["b.txt"] });
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+  test("a Notification hook fired during the turn waits until the snapshot has read the files, as the loop's hooks do", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const git = gitShim();
+    const hooks = { Notification: [{ hooks: [{ type: "command", command: "touch notified" }] }] };
+    const { session, reports } = await open(dir, git, () => [reply().toolUse("Read", { file_path: join(dir, "a.txt") }), reply().text("Done.")], [], { hooks });
+    git.hold();
+    const turn = session.runTurn("read a", quiet, new AbortController().signal);
+    await waitFor(() => git.commands().length > 0, "the snapshot's first git command, held");
+    const notified = session.notify("Claude needs your permission to use Bash", "permission_prompt");
+    await Bun.sleep(300);
+    expect(existsSync(join(dir, "notified"))).toBe(false);
+    git.release();
+    await notified;
+    expect(existsSync(join(dir, "notified"))).toBe(true);
+    await turn;
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+  test("a SessionStart hook that ran (it may have left work going) makes the end a whole snapshot, which sees what it made", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const git = gitShim();
+    const seen = { count: 0 };
+    const hooks = { SessionStart: [{ hooks: [{ type: "command", command: "(sleep 0.3; echo late > late.txt) >/dev/null 2>&1 &" }] }] };
+    const { session, reports, configDir } = await open(dir, git, editTurn(dir, git, seen), [], { hooks });
+    await waitFor(() => existsSync(join(dir, "late.txt")), "the SessionStart hook's background work");
+    await session.runTurn("change a", quiet, new AbortController().signal);
+    expect(await atTheEnd(configDir, git, seen)).toContain("done ls-files");
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
     expect(reports).toEqual([]);
     await session.close();
   }, 60_000);
