@@ -1,10 +1,19 @@
 // The Bun.build options every clew binary shares: the local build (scripts/build.ts) and the
 // release (scripts/release.ts) differ only in the compile target, bytecode depth and build facts.
+import type { BunPlugin } from "bun";
 import { resolve } from "node:path";
 import { coldModules } from "./cold-modules.ts";
 import { deferredSdkSchemas, lighterSchemaValidator } from "./mcp-sdk-plugins.ts";
 
 const root = resolve(import.meta.dir, "..");
+
+/** simple-git and its @kwsites helpers get loggers that never print (see src/util/silent-debug.ts). */
+const silentGitLogs: BunPlugin = {
+  name: "silent-git-logs",
+  setup(build) {
+    build.onResolve({ filter: /^debug$/ }, (args) => (/[\\/]node_modules[\\/](simple-git|@kwsites)[\\/]/.test(args.importer) ? { path: resolve(root, "src/util/silent-debug.ts") } : undefined));
+  },
+};
 
 export const CLEW_BUILD_OPTIONS = {
   entrypoints: [resolve(root, "src/main.ts")],
@@ -19,7 +28,7 @@ export const CLEW_BUILD_OPTIONS = {
   splitting: true,
   sourcemap: "none" as const,
   target: "bun" as const,
-  plugins: [lighterSchemaValidator, deferredSdkSchemas, coldModules],
+  plugins: [silentGitLogs, lighterSchemaValidator, deferredSdkSchemas, coldModules],
 };
 
 /**
