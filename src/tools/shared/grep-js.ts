@@ -23,11 +23,24 @@ import { walkFiles, WalkLimitExceeded, type OverrideVerdict } from "./ignore-wal
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 const READ_AHEAD = 16;
 
-interface FileText {
-  lines: string[];
-  text: string;
-  /** Offset of the first NUL byte when an explicitly named file is binary. */
-  binaryAt?: number;
+/** A file's text; its lines are split only when the pattern's prefilter finds it may match (most files never are). */
+class FileText {
+  private split: string[] | undefined;
+
+  constructor(
+    readonly text: string,
+    /** Offset of the first NUL byte when an explicitly named file is binary. */
+    readonly binaryAt?: number,
+  ) {}
+
+  get lines(): string[] {
+    if (!this.split) {
+      const lines = this.text.split("\n");
+      if (lines[lines.length - 1] === "") lines.pop();
+      this.split = lines;
+    }
+    return this.split;
+  }
 }
 
 interface Collector {
@@ -188,9 +201,7 @@ async function readSearchable(path: string, explicit: boolean, read: ReadBytes =
       text = text.replaceAll("\0", "\n");
     }
   }
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return { lines, text, binaryAt };
+  return new FileText(text, binaryAt);
 }
 
 function searchFile(path: string, file: FileText, compiled: CompiledPattern, request: GrepRequest, out: Collector): void {
