@@ -23,7 +23,7 @@ import { asciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { START_UP_LINES } from "./report-lines.ts";
 
-const SNAPSHOT_VERSION = 14;
+const SNAPSHOT_VERSION = 15;
 /** Records kept besides the newest (other projects, other enabled sets); older ones are removed. */
 const KEEP = 12;
 const REST_SUFFIX = ".rest.json";

@@ -194,7 +194,7 @@ async function loadFromFolders(input: PluginsInput, ids: readonly string[], inte
     const plugin = loadPlugin({ root: root.root, name: root.name, marketplace: root.marketplace, ...(found ? { entry: found.entry, marketplaceRoot: found.root } : {}) });
     await addPlugin(snapshot, rest, plugin, root.dataDir, true, env.homeDir);
   }
-  nameServers(snapshot, rest);
+  nameServers(snapshot, rest, env.homeDir);
   const set = sourceSetOf(rest.sources);
   snapshot.sourceSet = { digest: set.digest, anyFolder: set.anyFolder, immutable: set.immutable };
   if (snapshot.hookOrigins.length > 0) {
@@ -210,9 +210,23 @@ async function loadFromFolders(input: PluginsInput, ids: readonly string[], inte
 /**
  * The servers in name order (the order the MCP layer lists them in, so a start sorts nothing), each
  * named once: a blank URL means it cannot start, a URL that is a variable is looked at by each start.
+ * Two enabled plugins of one name (from two marketplaces) give their servers one name: only the
+ * first plugin's is kept — the other's tools would have the same names, and it would be started
+ * for nothing — and the other is reported.
  */
-function nameServers(snapshot: PluginSnapshot, rest: SnapshotRest): void {
+function nameServers(snapshot: PluginSnapshot, rest: SnapshotRest, homeDir: string): void {
   rest.servers.sort((a, b) => (serverName(a) < serverName(b) ? -1 : serverName(a) > serverName(b) ? 1 : 0));
+  const ids = new Map(snapshot.ids.map((plugin) => [plugin.path, plugin.id]));
+  const idOf = (server: SnapshotServer): string => ids.get(server.root) ?? server.root;
+  let kept: SnapshotServer | undefined;
+  rest.servers = rest.servers.filter((server) => {
+    if (kept === undefined || serverName(kept) !== serverName(server)) {
+      kept = server;
+      return true;
+    }
+    snapshot.lines.push(`clew: ${server.file.replace(homeDir, "~")}: MCP server "${server.name}" of ${idOf(server)} is not started: ${idOf(kept)} has one of that name (${serverName(server)}), and their tools would clash; enable one of the two.`);
+    return false;
+  });
   rest.servers.forEach((server, index) => {
     const name = serverName(server);
     const url = server.config.type === "stdio" ? undefined : server.config.url;
