@@ -13,6 +13,7 @@ import type { LoadedPlugin } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
+import { enabledIds, notInstalledFromSnapshot } from "./plugins-setup.ts";
 
 export interface RolloutPlan {
   marketplaces: Array<{ name: string; source: unknown }>;
@@ -48,7 +49,7 @@ function declined(configDir: string): Record<string, string> {
 
 /** What the project's settings ask for that is not here yet (fast: two state files and the settings already read). */
 export async function missingForProject(env: Environment, loaded: LoadedSettings): Promise<RolloutPlan> {
-  const wantedPlugins = Object.entries(loaded.settings.enabledPlugins).filter(([, on]) => on === true).map(([id]) => id);
+  const wantedPlugins = enabledIds(loaded);
   const wantedMarkets = Object.entries(loaded.settings.extraKnownMarketplaces);
   if (wantedPlugins.length === 0 && wantedMarkets.length === 0) return { marketplaces: [], plugins: [] };
   let known: Record<string, unknown> = {};
@@ -62,7 +63,7 @@ export async function missingForProject(env: Environment, loaded: LoadedSettings
   }
   return {
     marketplaces: wantedMarkets.filter(([name]) => known[name] === undefined).map(([name, declared]) => ({ name, source: declared.source })),
-    plugins: (await import("./plugins-setup.ts")).notInstalledFromSnapshot(env, loaded) ?? (await notInstalled(env, wantedPlugins)),
+    plugins: notInstalledFromSnapshot(env, loaded) ?? (await notInstalled(env, wantedPlugins)),
   };
 }
 
