@@ -2,7 +2,7 @@
  * Turns argv into a mode and runs it. Maps errors to exit codes: usage and fatal errors print
  * one clear message on stderr and exit 1.
  */
-import { readEnvironment } from "../settings/paths.ts";
+import { readEnvironment, type Environment } from "../settings/paths.ts";
 import { ClewError } from "../util/errors.ts";
 import { parseArgs } from "./args.ts";
 import help from "./help.md" with { type: "text" };
@@ -47,10 +47,17 @@ const NOT_SESSIONS = new Set(["config", "doctor", "trust", "mcp", "plugin", "plu
  * before it on the next start (one stat when no update is pending). Returns an exit code when this
  * start was handed to the restored binary.
  */
+/** The process's environment, read once: the rollback check and the session both need it. */
+let readOnce: Environment | undefined;
+function environment(): Environment {
+  readOnce ??= readEnvironment();
+  return readOnce;
+}
+
 async function afterUpdateCheck(argv: readonly string[], version: string): Promise<number | undefined> {
   if (argv.some((arg) => arg === "--version" || arg === "-v" || arg === "--help" || arg === "-h")) return undefined;
   const { startupRollbackCheck } = await import("../app/update-startup.ts");
-  const start = startupRollbackCheck(readEnvironment(), version, !NOT_SESSIONS.has(argv[0] ?? ""));
+  const start = startupRollbackCheck(environment(), version, !NOT_SESSIONS.has(argv[0] ?? ""));
   if (start.kind === "rollback-failed") writeErr(`clew: could not roll back ${start.version}: ${start.message}\n`);
   if (start.kind !== "rolled-back") return undefined;
   writeErr(`clew ${start.from} did not start after the update; restored ${start.to}\n`);
@@ -105,7 +112,7 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       writeErr(`clew: '${options.command}' is not available in this build yet.\n`);
       return 1;
     }
-    const env = readEnvironment();
+    const env = environment();
     if (options.rewindTo !== undefined) {
       if (!options.print) throw new ClewError("usage", "error: --rewind-to works with -p: clew -p -r <session id> --rewind-to N (in a session, /rewind or Esc Esc).");
       const { runHeadlessRewind } = await import("./rewind-headless.ts");

@@ -11,8 +11,11 @@ import { jsonErrorText, stripBom } from "../util/json-text.ts";
 type Jsonc = typeof import("jsonc-parser");
 let jsonc: Jsonc | undefined;
 
-/** Loaded only when a file has a problem to place, or is broken: a valid file never needs it. */
-function parser(): Jsonc {
+/**
+ * Loaded only when a file has a problem to place, is broken, or is edited: a session that only
+ * reads valid files never evaluates it (its formatter alone builds ~1,200 indent strings on load).
+ */
+export function jsoncLibrary(): Jsonc {
   // The ES module build: the UMD one (what a bare require resolves to) loads its parts dynamically.
   jsonc ??= require("jsonc-parser/lib/esm/main.js") as Jsonc;
   return jsonc;
@@ -54,7 +57,7 @@ function positionOf(starts: readonly number[], offset: number): Position {
 }
 
 function describe(text: string, error: ParseError): string {
-  const base = jsonErrorText(parser().printParseErrorCode(error.error), "settings files are strict JSON") ?? "invalid JSON";
+  const base = jsonErrorText(jsoncLibrary().printParseErrorCode(error.error), "settings files are strict JSON") ?? "invalid JSON";
   const before = text.slice(0, error.offset).trimEnd();
   const closing = text[error.offset] === "}" || text[error.offset] === "]";
   if (closing && before.endsWith(",")) return "trailing commas are not allowed (settings files are strict JSON)";
@@ -87,12 +90,12 @@ export function parseStrictJson(raw: string): ParseOutcome {
   if (fast) return { ok: true, json: fast };
   const starts = lineStarts(text);
   const errors: ParseError[] = [];
-  const tree = parser().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const tree = jsoncLibrary().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (first || !tree) {
     const offset = first?.offset ?? 0;
     const message = first ? describe(text, first) : "invalid JSON";
-    const location = parser().getLocation(text, offset);
+    const location = jsoncLibrary().getLocation(text, offset);
     // At a property name the location ends with the (unknown) key being read, and after a
     // trailing comma with the element that never came: name the enclosing key instead.
     const dangling = location.isAtPropertyKey || (message.startsWith("trailing") && typeof location.path.at(-1) === "number");
@@ -122,7 +125,7 @@ function parseValid(text: string): ParsedJson | undefined {
   return {
     value,
     locate: (path) => {
-      located ??= { starts: lineStarts(text), tree: parser().parseTree(text, [], { disallowComments: true, allowTrailingComma: false }) };
+      located ??= { starts: lineStarts(text), tree: jsoncLibrary().parseTree(text, [], { disallowComments: true, allowTrailingComma: false }) };
       return located.tree ? positionOf(located.starts, nodeAt(located.tree, path).offset) : undefined;
     },
   };
@@ -142,7 +145,7 @@ export interface RecoveredRules {
  */
 export function recoverRestrictiveRules(raw: string): RecoveredRules {
   const recovered: RecoveredRules = { deny: [], ask: [], allow: [] };
-  const tree = parser().parseTree(stripBom(raw), [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const tree = jsoncLibrary().parseTree(stripBom(raw), [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   if (tree?.type !== "object") return recovered;
   for (const property of tree.children ?? []) {
     const [key, section] = property.children ?? [];

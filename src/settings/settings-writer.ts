@@ -6,10 +6,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyEdits, format, type FormattingOptions, modify } from "jsonc-parser";
+import type { FormattingOptions } from "jsonc-parser";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { FatalError } from "../util/errors.ts";
-import { parseStrictJson } from "./json-source.ts";
+import { jsoncLibrary, parseStrictJson } from "./json-source.ts";
 import { formatKeyPath, getAt, isPlainObject, type PathSegment } from "./key-path.ts";
 import { SettingsError } from "./problems.ts";
 
@@ -51,6 +51,7 @@ function formattingOf(text: string): FormattingOptions {
 
 /** Formats only the inserted text, so a compact `"env": {"A": "1"}` elsewhere is not reflowed. */
 export function applyModify(text: string, path: PathSegment[], value: unknown): string {
+  const { applyEdits, format, modify } = jsoncLibrary();
   const edits = modify(text, path, value, {}).sort((a, b) => b.offset - a.offset);
   if (!text.trim().includes("\n")) return applyEdits(text, edits);
   const options = formattingOf(text);
@@ -87,6 +88,7 @@ function checkParents(file: string, root: Record<string, unknown>, path: readonl
 export function setSettingsValue(file: string, path: PathSegment[], value: unknown): SettingsWrite {
   const existing = readExisting(file);
   if (existing === undefined || existing.trim() === "") {
+    const { applyEdits, modify } = jsoncLibrary();
     const fresh: unknown = JSON.parse(applyEdits("{}", modify("{}", path, value, {})));
     writeFileAtomicSync(file, `${JSON.stringify(fresh, null, 2)}\n`);
     return { file, changed: true };
