@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { braceExpand, minimatch } from "minimatch";
+import { globLibrary } from "../util/glob-library.ts";
 import type { DirEntryKind, FileSystemView } from "../permissions/types.ts";
 
 const MAX_GLOB_RESULTS = 5_000;
@@ -45,7 +45,7 @@ function expandWord(word: string, dir: string, budget: { listings: number }): st
     for (const path of paths) {
       if (++budget.listings > MAX_GLOB_LISTINGS) return undefined;
       for (const entry of listDir(path) ?? []) {
-        if (minimatch(entry.name, segment, { dot: false, noext: true, nobrace: true })) next.push(join(path, entry.name));
+        if (globLibrary().minimatch(entry.name, segment, { dot: false, noext: true, nobrace: true })) next.push(join(path, entry.name));
       }
       if (next.length > MAX_GLOB_RESULTS) return undefined;
     }
@@ -58,7 +58,7 @@ function expandWord(word: string, dir: string, budget: { listings: number }): st
 function expandGlob(pattern: string, dir: string): string[] | undefined {
   const out: string[] = [];
   const budget = { listings: 0 };
-  for (const word of braceExpand(pattern)) {
+  for (const word of globLibrary().braceExpand(pattern)) {
     if (!GLOB_CHARS.test(word)) {
       out.push(resolve(dir, word));
       continue;

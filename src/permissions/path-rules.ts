@@ -5,7 +5,7 @@
  * after resolving `..`, and after resolving symlinks: deny if any form matches, allow only if
  * every resolved form does.
  */
-import { minimatch } from "minimatch";
+import { globLibrary } from "../util/glob-library.ts";
 import { basename, dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import type { PermissionRule } from "./rules.ts";
 import type { PermissionContext } from "./types.ts";
@@ -65,7 +65,7 @@ export function absolutePattern(rule: PermissionRule, context: PathContext): str
 /** Whether `pattern` matches `path` or a directory containing it (gitignore: an ignored dir ignores its contents). */
 function matchesPathOrAncestor(path: string, pattern: string): boolean {
   for (let current = path; ; current = dirname(current)) {
-    if (minimatch(current, pattern, MATCH_OPTIONS)) return true;
+    if (globLibrary().minimatch(current, pattern, MATCH_OPTIONS)) return true;
     if (dirname(current) === current) return false;
   }
 }
@@ -114,7 +114,7 @@ export function globMayMatch(rule: PermissionRule, dir: string, glob: string, do
   const pattern = absolutePattern(rule, context);
   const name = pattern === undefined ? undefined : basename(pattern);
   if (name === undefined || name === "" || GLOB_CHARS.test(name) || GLOB_CHARS.test(dir)) return false;
-  if (!minimatch(name, glob, { dot, nonegate: true, nocomment: true })) return false;
+  if (!globLibrary().minimatch(name, glob, { dot, nonegate: true, nocomment: true })) return false;
   return pathMatchesAny(rule, pathForms(join(dir, name), context), context);
 }
 

@@ -4,7 +4,7 @@
  * follow links) a symlink in the tree leads to one. The file system is reached only through the
  * context's view, within a budget; a tree too large to check counts as reaching one.
  */
-import { Minimatch } from "minimatch";
+import { globLibrary } from "../util/glob-library.ts";
 import { dirname, join } from "node:path";
 import { absolutePattern, isInside, type PathForms } from "./path-rules.ts";
 import type { PermissionRule } from "./rules.ts";
@@ -29,7 +29,7 @@ export interface Denied {
 }
 
 function coverage(pattern: string): (path: string) => boolean {
-  const matcher = new Minimatch(pattern, { dot: true, nonegate: true, nocomment: true });
+  const matcher = new (globLibrary().Minimatch)(pattern, { dot: true, nonegate: true, nocomment: true });
   return (path) => {
     for (let current = path; ; current = dirname(current)) {
       if (matcher.match(current)) return true;

@@ -3,7 +3,7 @@
  * would allow (`Bash(npm *)` denied shadows `Bash(npm test *)` allowed). For `clew config
  * --origins`; a call-by-call account is in the denial reasons themselves.
  */
-import { minimatch } from "minimatch";
+import { globLibrary } from "../util/glob-library.ts";
 import { matchCommandPattern } from "./bash-rules.ts";
 import type { PermissionRule, RuleSet } from "./rules.ts";
 import { toolNameMatches } from "./rules.ts";
@@ -16,7 +16,7 @@ function covers(over: PermissionRule, rule: PermissionRule): boolean {
   if (outer.kind === "path" && inner.kind === "path") {
     // `/x` patterns are anchored at their own file's root: compare only rules anchored alike.
     if (over.source.root !== rule.source.root) return false;
-    return outer.pattern === inner.pattern || minimatch(inner.pattern, outer.pattern, { dot: true });
+    return outer.pattern === inner.pattern || globLibrary().minimatch(inner.pattern, outer.pattern, { dot: true });
   }
   if (outer.kind === "domain" && inner.kind === "domain") return outer.pattern === inner.pattern || (outer.pattern.startsWith("*.") && inner.pattern.endsWith(outer.pattern.slice(1)));
   return outer.kind === inner.kind && JSON.stringify(outer) === JSON.stringify(inner);

@@ -10,7 +10,7 @@
  * - Hidden files are walked; VCS directories (`.git`, `.hg`, …) and symlinks never are.
  * - Entries come out depth-first, each directory sorted by name (ripgrep's `--sort path`).
  */
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import { lstatSync, readFileSync, type Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -206,9 +206,15 @@ function existingNames(dir: string, names: readonly string[]): Set<string> {
   return new Set(names.filter(exists));
 }
 
+type IgnoreFactory = typeof import("ignore");
+let ignoreFactory: IgnoreFactory | undefined;
+
 function compile(text: string): Ignore {
+  // Loaded by the first walk: evaluating the package (its rule tables) cost every start-up ~0.5 ms,
+  // and a session that never walks a tree never needs it.
+  ignoreFactory ??= require("ignore") as IgnoreFactory;
   // Git (and ripgrep) match ignore rules case-sensitively on Linux; the package defaults otherwise.
-  return ignore({ ignorecase: false }).add(text);
+  return ignoreFactory({ ignorecase: false }).add(text);
 }
 
 /** The git directory of a repository root: `.git` itself, or where a `.git` file (worktree, submodule) points. */
