@@ -2,6 +2,14 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
+/** Writes files under `root`, making their folders. */
+export function writeTree(root: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
 /** Writes files with strictly increasing mtimes, in the order given (the last is newest). */
 export function writeFiles(root: string, files: Record<string, string>): void {
   const base = Date.now() / 1000 - 10_000;

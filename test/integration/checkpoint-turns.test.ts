@@ -12,6 +12,7 @@ import { parseArgs } from "../../src/cli/args.ts";
 import { sessionFlags } from "../../src/cli/session-flags.ts";
 import { readEnvironment } from "../../src/settings/paths.ts";
 import { reply, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { records } from "../helpers/checkpoint-records.ts";
 import { gitShim } from "../helpers/checkpoint-git-shim.ts";
 import { clewEnv, tempDirectory } from "../helpers/clew-process.ts";
 import { waitFor } from "../helpers/scenario.ts";
@@ -23,17 +24,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-interface StoredRecord {
-  prompt: number;
-  before: Record<string, string>;
-  after?: Record<string, string>;
-}
-
-function records(configDir: string): StoredRecord[] {
-  const projects = join(configDir, "projects");
-  if (!existsSync(projects)) return [];
-  return [...new Bun.Glob("*/*/checkpoints.json").scanSync(projects)].flatMap((path) => (JSON.parse(readFileSync(join(projects, path), "utf8")) as { checkpoints: StoredRecord[] }).checkpoints);
-}
 
 async function open(dir: string, configDir: string, path: string, script: ScriptStep[], resume?: string) {
   await server?.close();

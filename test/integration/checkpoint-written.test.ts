@@ -16,6 +16,7 @@ import { parseArgs } from "../../src/cli/args.ts";
 import { sessionFlags } from "../../src/cli/session-flags.ts";
 import { readEnvironment } from "../../src/settings/paths.ts";
 import { reply, startFakeAnthropic, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { records } from "../helpers/checkpoint-records.ts";
 import { gitShim, type GitShim } from "../helpers/checkpoint-git-shim.ts";
 import { clewEnv, tempDirectory } from "../helpers/clew-process.ts";
 import { waitFor } from "../helpers/scenario.ts";
@@ -39,17 +40,6 @@ async function open(dir: string, git: GitShim, script: (configDir: () => string)
   return { session, reports, configDir };
 }
 
-interface StoredRecord {
-  prompt: number;
-  before: Record<string, string>;
-  after?: Record<string, string>;
-}
-
-function records(configDir: string): StoredRecord[] {
-  const projects = join(configDir, "projects");
-  if (!existsSync(projects)) return [];
-  return [...new Bun.Glob("*/*/checkpoints.json").scanSync(projects)].flatMap((path) => (JSON.parse(readFileSync(join(projects, path), "utf8")) as { checkpoints: StoredRecord[] }).checkpoints);
-}
 
 /** The turn's last answer, which notes how many commands the shadow repository had logged by then (the prompt's checkpoint written). */
 function lastAnswer(configDir: () => string, git: GitShim, seen: { count: number }): ScriptStep {

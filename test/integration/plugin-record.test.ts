@@ -5,23 +5,16 @@
 // opened with the front; a rest that cannot be read refuses every plugin of the record, says so
 // once and drops the record, and the next start loads from the folders again.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { addMarketplaceFrom } from "../../src/app/plugin-marketplaces.ts";
 import { runInstall } from "../../src/app/plugin-install.ts";
 import { readEnvironment } from "../../src/settings/paths.ts";
+import { writeTree } from "../helpers/files.ts";
 import { tempDir } from "../helpers/tool-session.ts";
 
 const BROKEN = 11;
 const configDir = tempDir("clew-record-home-");
 const project = tempDir("clew-record-project-");
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
 
 interface Start {
   ids: Array<{ name: string; path: string; id: string }>;
@@ -47,7 +40,7 @@ let cold: Start;
 beforeAll(async () => {
   const market = tempDir("clew-record-market-");
   const plugins = [{ name: "tools", source: "./tools" }, { name: "notes", source: "./notes" }, ...Array.from({ length: BROKEN }, (_, index) => ({ name: `broken-${index}`, source: `./broken-${index}` }))];
-  write(market, {
+  writeTree(market, {
     ".claude-plugin/marketplace.json": JSON.stringify({ name: "acme", owner: { name: "Acme" }, plugins }),
     "tools/.claude-plugin/plugin.json": JSON.stringify({ name: "tools", version: "1.0.0" }),
     "tools/skills/alpha/SKILL.md": "---\nname: alpha\ndescription: Alpha skill\n---\nAlpha body.\n",
@@ -58,7 +51,7 @@ beforeAll(async () => {
     "notes/skills/beta/SKILL.md": "---\nname: beta\ndescription: Beta skill\n---\nBeta body.\n",
   });
   for (let index = 0; index < BROKEN; index++) {
-    write(market, {
+    writeTree(market, {
       [`broken-${index}/.claude-plugin/plugin.json`]: JSON.stringify({ name: `broken-${index}`, version: "1.0.0" }),
       [`broken-${index}/hooks/hooks.json`]: JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash(", hooks: [{ type: "command", command: "true" }] }] } }),
     });

@@ -3,22 +3,15 @@
 // plugin's is named and started, the other is reported with its file — by the start that loads
 // from the folders and by the next one, which reads the stored record; the rest of both plugins loads.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { addMarketplaceFrom } from "../../src/app/plugin-marketplaces.ts";
 import { runInstall } from "../../src/app/plugin-install.ts";
 import { readEnvironment } from "../../src/settings/paths.ts";
+import { writeTree } from "../helpers/files.ts";
 import { tempDir } from "../helpers/tool-session.ts";
 
 const configDir = tempDir("clew-same-name-home-");
 const project = tempDir("clew-same-name-project-");
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
 
 interface Start {
   ids: Array<{ name: string; path: string; id: string }>;
@@ -41,7 +34,7 @@ beforeAll(async () => {
   const env = readEnvironment({ HOME: configDir, CLEW_CONFIG_DIR: configDir, PATH: process.env.PATH ?? "/usr/bin:/bin" }, project);
   for (const market of ["acme", "globex"]) {
     const dir = tempDir(`clew-same-name-${market}-`);
-    write(dir, {
+    writeTree(dir, {
       ".claude-plugin/marketplace.json": JSON.stringify({ name: market, owner: { name: market }, plugins: [{ name: "tools", source: "./tools" }] }),
       "tools/.claude-plugin/plugin.json": JSON.stringify({ name: "tools", version: "1.0.0" }),
       "tools/.mcp.json": JSON.stringify({ mcpServers: { local: { command: "bun", args: [`${market}-server.ts`] } } }),
