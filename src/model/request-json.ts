@@ -27,8 +27,8 @@ function itemsOf(value: object): readonly unknown[] | undefined {
 
 export class RequestEncoder {
   private readonly pieces = new WeakMap<object, Piece>();
-  /** The previous request's messages, each one's JSON, all of it joined, and where each one ends in it. */
-  private sent: { messages: readonly object[]; pieces: string[]; joined: string; ends: number[] } = { messages: [], pieces: [], joined: "", ends: [] };
+  /** The previous request's messages' JSON, all of it joined, and where each one ends in it. */
+  private sent: { pieces: string[]; joined: string; ends: number[] } = { pieces: [], joined: "", ends: [] };
 
   private json(value: object): string {
     const items = itemsOf(value);
@@ -42,22 +42,22 @@ export class RequestEncoder {
   /**
    * The messages' JSON, comma-joined. Each request repeats the previous one's messages but for the
    * newest two or three (the breakpoints moved), so the common run of the same objects is taken
-   * from the previous join as it is; from the first message that is another object, or was
-   * serialized again (see `json`), on, the rest is joined anew.
+   * from the previous join as it is; from the first message whose JSON differs on, the rest is
+   * joined anew.
    */
   private joinedMessages(messages: readonly object[]): string {
     const before = this.sent;
     const pieces = messages.map((message) => this.json(message));
     let same = 0;
-    // The same string object when nothing changed; equal text is as good when something did.
-    while (same < pieces.length && same < before.pieces.length && messages[same] === before.messages[same] && pieces[same] === before.pieces[same]) same++;
+    // The same string object when nothing changed (a pointer compare); equal text is as good when something did.
+    while (same < pieces.length && same < before.pieces.length && pieces[same] === before.pieces[same]) same++;
     const ends = before.ends.slice(0, same);
     let joined = same === 0 ? "" : before.joined.slice(0, ends[same - 1]);
     for (let index = same; index < pieces.length; index++) {
       joined += `${index === 0 ? "" : ","}${pieces[index]}`;
       ends.push(joined.length);
     }
-    this.sent = { messages, pieces, joined, ends };
+    this.sent = { pieces, joined, ends };
     return joined;
   }
 

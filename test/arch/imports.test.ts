@@ -123,6 +123,22 @@ describe("architecture", () => {
     for (const boundary of LAZY_BOUNDARIES) expect(files.map((file) => relative(SRC, file))).toContain(boundary);
   });
 
+  test("jsonc-parser, minimatch and ignore load on first use: a session that edits no settings and matches no glob never evaluates them", () => {
+    // Each is required (or imported) where it is first needed; minimatch through util/minimatch-esm.ts,
+    // which only util/glob-library.ts's require() reaches, so the binary keeps one copy of it.
+    const entry = "util/minimatch-esm.ts";
+    const allowed: Record<string, string> = { minimatch: entry };
+    const offenders = files.flatMap((file) => {
+      const name = relative(SRC, file);
+      const text = readFileSync(file, "utf8");
+      const eager = ["jsonc-parser", "minimatch", "ignore"].filter((pkg) => allowed[pkg] !== name && new RegExp(`^(?:import|export)\\s+(?!type\\b)[^;]*from\\s+["']${pkg}["']`, "m").test(text));
+      const staticEntry = importsOf(file).some((edge) => !edge.typeOnly && !edge.dynamic && relative(SRC, edge.target) === entry);
+      return [...eager.map((pkg) => `${name} imports ${pkg} statically`), ...(staticEntry ? [`${name} imports ${entry} statically`] : [])];
+    });
+    expect(offenders).toEqual([]);
+    expect(files.map((file) => relative(SRC, file))).toContain(entry);
+  });
+
   test("zod is evaluated on first use: no static import of it outside util/zod-runtime.ts, which only require() reaches", () => {
     // Start-up builds no schema: tool JSON Schemas come from a build-time macro and settings keys
     // are checked key by key, each built on first use (see util/lazy-schema.ts).
