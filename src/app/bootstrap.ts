@@ -15,6 +15,7 @@ import { loadSettings } from "../settings/load.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir } from "../settings/paths.ts";
+import { withSettingsEnv } from "../settings/env-block.ts";
 import { isSessionId, transcriptPath } from "../store/sessions.ts";
 import { TranscriptWriter } from "../store/transcript.ts";
 import { FileTracker } from "../tools/shared/file-tracker.ts";
@@ -63,26 +64,26 @@ const DEFAULT_HELPER_DEPTH = 2;
 const DEFAULT_CONCURRENT_HELPERS = 10;
 
 export async function openSession(options: SessionOptions): Promise<Session> {
-  const { env } = options;
+  preloadSdk();
+  const now = options.now ?? (() => new Date());
+  const loaded = loadSettings({
+    startDir: options.env.cwd,
+    configDir: options.env.configDir,
+    managedDirs: options.env.managedSettingsDirs,
+    cli: options.cli,
+    homeDir: options.env.homeDir,
+    keepDenyOnError: options.keepDenyOnError,
+  });
+  for (const problem of loaded.problems) options.report(`clew: ${formatProblem(problem, options.env.homeDir)}`);
+  const { settings } = loaded;
+  const env = withSettingsEnv(options.env, loaded, options.report);
   if (!env.apiKey && !env.authToken) {
     throw new FatalError(
       "auth",
       "No API credentials found.",
-      "Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token; ANTHROPIC_BASE_URL for another endpoint).",
+      "Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token; ANTHROPIC_BASE_URL for another endpoint) in the shell or in the `env` block of a settings file.",
     );
   }
-  preloadSdk();
-  const now = options.now ?? (() => new Date());
-  const loaded = loadSettings({
-    startDir: env.cwd,
-    configDir: env.configDir,
-    managedDirs: env.managedSettingsDirs,
-    cli: options.cli,
-    homeDir: env.homeDir,
-    keepDenyOnError: options.keepDenyOnError,
-  });
-  for (const problem of loaded.problems) options.report(`clew: ${formatProblem(problem, env.homeDir)}`);
-  const { settings } = loaded;
 
   const stateDir = projectStateDir(env.configDir, env.cwd);
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
@@ -177,7 +178,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
   // Mutable: variables SessionStart hooks export (CLAUDE_ENV_FILE) reach later Bash calls.
-  const childEnv: Record<string, string> = { ...env.childEnv, ...settings.env, CLAUDECODE: "1", CLEW: "1" };
+  const childEnv: Record<string, string> = { ...env.childEnv, CLAUDECODE: "1", CLEW: "1" };
   // Enabled plugins' bin/ folders come first on the Bash tool's PATH, while they are enabled.
   if (plugins && plugins.binDirs.length > 0) childEnv.PATH = [...plugins.binDirs, childEnv.PATH ?? ""].filter(Boolean).join(":");
   const toolSession: ToolSession = {
@@ -345,7 +346,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     if (forked) recordHistory(writer, resumed.messages, now);
   }
   // Off unless CLAUDE_CODE_ENABLE_TELEMETRY / CLEW_ENABLE_TELEMETRY: then it sees every recorded event and flushes on close.
-  const telemetry = await startTelemetry({ processEnv: env.childEnv, settings: loaded, sessionId, version: options.version, configDir: env.configDir, model: () => loopDeps.request.model, effort: () => loopDeps.request.effort, resume: options.resume?.kind, costUSD: usageCostUSD, report: options.report });
+  const telemetry = await startTelemetry({ processEnv: options.env.childEnv, settings: loaded, sessionId, version: options.version, configDir: env.configDir, model: () => loopDeps.request.model, effort: () => loopDeps.request.effort, resume: options.resume?.kind, costUSD: usageCostUSD, report: options.report });
   const recorder = telemetry.observe(writer ? createRecorder(writer, now) : undefined);
   hookSink.emit = recorder;
   const catalogue = toolSet.takeReminder();

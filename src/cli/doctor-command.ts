@@ -4,14 +4,17 @@
  */
 import { extensionLines, hookConfigOf, hookLines, mcpLines, registryFor, sideModelId, updateLines } from "../app/diagnostics.ts";
 import { loadSettings } from "../settings/load.ts";
+import { withSettingsEnv } from "../settings/env-block.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { CommandIO } from "./config-command.ts";
 import { apiReachability, doctorChecks, renderDoctor } from "./doctor-checks.ts";
 import { webSearchCheck } from "./doctor-web.ts";
 
-export async function runDoctorCommand(env: Environment, version: string, io: CommandIO): Promise<number> {
+export async function runDoctorCommand(processEnv: Environment, version: string, io: CommandIO): Promise<number> {
   const { sandboxCheck, sandboxStatus } = await import("../app/sandbox-status.ts");
-  const loaded = loadSettings({ startDir: env.cwd, configDir: env.configDir, homeDir: env.homeDir, managedDirs: env.managedSettingsDirs, cli: {}, keepDenyOnError: true });
+  const loaded = loadSettings({ startDir: processEnv.cwd, configDir: processEnv.configDir, homeDir: processEnv.homeDir, managedDirs: processEnv.managedSettingsDirs, cli: {}, keepDenyOnError: true });
+  // The endpoint and key a session would use, settings' `env` block included.
+  const env = withSettingsEnv(processEnv, loaded, (line) => io.writeErr(`${line}\n`));
   const checks = doctorChecks({
     env,
     version,

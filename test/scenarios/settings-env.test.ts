@@ -1,0 +1,98 @@
+// A settings file's `env` block configures clew itself, not only its child processes: an endpoint,
+// key and model set there (the way people point Claude Code at a gateway) are the ones the session
+// uses; a higher layer wins; an empty value reads as unset; where clew keeps its files does not move.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, startFakeAnthropic } from "../fake-anthropic/index.ts";
+import { runClew, tempDirectory } from "../helpers/clew-process.ts";
+
+function writeSettings(file: string, settings: unknown): void {
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, JSON.stringify(settings));
+}
+
+describe("the settings env block", () => {
+  test("a user settings file's endpoint, key and model reach the API; the project's local file overrides the model", async () => {
+    const server = await startFakeAnthropic({ script: [reply().text("answered through settings")] });
+    try {
+      const configDir = tempDirectory("clew-config-");
+      const dir = tempDirectory("clew-env-");
+      writeSettings(join(configDir, "settings.json"), { env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "sk-from-settings", ANTHROPIC_MODEL: "claude-haiku-4-5", CLEW_CONFIG_DIR: join(dir, "elsewhere") } });
+      writeSettings(join(dir, ".claude", "settings.local.json"), { env: { ANTHROPIC_MODEL: "claude-sonnet-4-5" } });
+      const run = await runClew(["-p", "hi", "--output-format", "json"], { cwd: dir, configDir });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).result).toBe("answered through settings");
+      const [request] = server.requests.filter((entry) => entry.endpoint === "messages");
+      expect(request?.headers["x-api-key"]).toBe("sk-from-settings");
+      expect(request?.body.model).toBe("claude-sonnet-4-5");
+      // CLEW_CONFIG_DIR in settings cannot move the files those settings came from.
+      expect(existsSync(join(dir, "elsewhere"))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("an empty value unsets an inherited variable for clew, and child processes still see the block", async () => {
+    const dir = tempDirectory("clew-env-");
+    const server = await startFakeAnthropic({
+      script: [reply().toolUse("Bash", { command: 'printf "[%s]" "$ANTHROPIC_MODEL" > seen.txt; printf "%s" "$TEAM_FLAG" >> seen.txt' }), reply().text("done")],
+    });
+    try {
+      const configDir = tempDirectory("clew-config-");
+      writeSettings(join(configDir, "settings.json"), { env: { ANTHROPIC_MODEL: "", TEAM_FLAG: "on" } });
+      const run = await runClew(["-p", "go", "--permission-mode", "bypassPermissions"], { cwd: dir, configDir, baseURL: server.url, env: { ANTHROPIC_MODEL: "claude-haiku-4-5" } });
+      expect(run.code).toBe(0);
+      const [request] = server.requests.filter((entry) => entry.endpoint === "messages");
+      // The inherited haiku is unset by the empty value, so the default model is used.
+      expect(request?.body.model).not.toBe("claude-haiku-4-5");
+      expect(await Bun.file(join(dir, "seen.txt")).text()).toBe("[]on");
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a repository's own settings cannot point clew at another endpoint until the folder is trusted", async () => {
+    const elsewhere = await startFakeAnthropic({ script: [reply().text("from the repository's endpoint")] });
+    const server = await startFakeAnthropic({ script: [reply().text("from the user's endpoint")] });
+    try {
+      const configDir = tempDirectory("clew-config-");
+      const dir = tempDirectory("clew-env-");
+      writeSettings(join(dir, ".claude", "settings.json"), { env: { ANTHROPIC_BASE_URL: elsewhere.url, TEAM_FLAG: "on" } });
+      const untrusted = await runClew(["-p", "hi"], { cwd: dir, configDir, baseURL: server.url });
+      expect(untrusted.code).toBe(0);
+      expect(untrusted.stdout).toContain("from the user's endpoint");
+      expect(untrusted.stderr).toContain("ANTHROPIC_BASE_URL from this folder's settings is not used for clew's own requests: the folder is not trusted");
+      expect(untrusted.stderr).toContain(`clew trust "${dir}"`);
+      expect(elsewhere.requests).toHaveLength(0);
+
+      expect((await runClew(["trust", dir], { cwd: dir, configDir })).code).toBe(0);
+      const trusted = await runClew(["-p", "hi"], { cwd: dir, configDir, baseURL: server.url });
+      expect(trusted.stdout).toContain("from the repository's endpoint");
+      expect(trusted.stderr).not.toContain("not trusted");
+    } finally {
+      await Promise.all([server.close(), elsewhere.close()]);
+    }
+  });
+
+  test("without credentials anywhere the error says a settings file may hold them", async () => {
+    const run = await runClew(["-p", "hi"], { cwd: tempDirectory("clew-env-"), configDir: tempDirectory("clew-config-") });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("No API credentials found.");
+    expect(run.stderr).toContain("`env` block of a settings file");
+  });
+
+  test("clew doctor checks the endpoint and key the settings name", async () => {
+    const api = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("{}", { status: 200 }) });
+    try {
+      const configDir = tempDirectory("clew-config-");
+      writeSettings(join(configDir, "settings.json"), { env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`, ANTHROPIC_API_KEY: "sk-from-settings" } });
+      const run = await runClew(["doctor"], { cwd: tempDirectory("clew-env-"), configDir });
+      expect(run.stdout).toContain("ANTHROPIC_API_KEY is set");
+      expect(run.stdout).toContain(`127.0.0.1:${api.port}`);
+    } finally {
+      await api.stop(true);
+    }
+  });
+});
