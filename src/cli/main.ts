@@ -7,10 +7,12 @@ import { ClewError } from "../util/errors.ts";
 import { parseArgs } from "./args.ts";
 import help from "./help.md" with { type: "text" };
 import type { PrintIO } from "./print.ts";
-import { isTerminal, writeAll } from "./stdio.ts";
+import { isTerminal, readStdinNow, writeAll } from "./stdio.ts";
 
 async function readStdin(): Promise<string> {
   if (isTerminal(0)) return "";
+  const now = readStdinNow();
+  if (now !== undefined) return now;
   try {
     return await Bun.stdin.text();
   } catch {

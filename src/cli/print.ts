@@ -11,6 +11,7 @@ import { FatalError } from "../util/errors.ts";
 import type { CliOptions } from "./args.ts";
 import { buildResult, textResult } from "../app/result.ts";
 import { sessionFlags } from "./session-flags.ts";
+import { STDIN_LIMIT, stdinTooLarge } from "./stdio.ts";
 import { framesFor, initFrame, type Frame } from "./stream-json.ts";
 
 export interface PrintIO {
@@ -35,13 +36,9 @@ function checkPromptTool(options: CliOptions): void {
   }
 }
 
-const STDIN_LIMIT = 10 * 1024 * 1024;
-
 async function resolvePrompt(options: CliOptions, io: PrintIO): Promise<string> {
   const piped = await io.readStdin();
-  if (piped.length > STDIN_LIMIT) {
-    throw new FatalError("usage", "Error: Input from stdin is larger than 10 MB.", "Pass a smaller input or point clew at a file to read.");
-  }
+  if (piped.length > STDIN_LIMIT / 4 && Buffer.byteLength(piped) > STDIN_LIMIT) throw stdinTooLarge();
   const parts = [piped.trim(), options.prompt?.trim() ?? ""].filter((part) => part !== "");
   if (parts.length === 0) {
     throw new FatalError("usage", "Error: Input must be provided either through stdin or as a prompt argument when using --print");
