@@ -16,6 +16,7 @@ import type { LoadedSettings } from "../settings/types.ts";
 import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir } from "../settings/paths.ts";
 import { withSettingsEnv } from "../settings/env-block.ts";
+import { updatePending } from "../update/state.ts";
 import { isSessionId, transcriptPath } from "../store/sessions.ts";
 import { TranscriptWriter } from "../store/transcript.ts";
 import { FileTracker } from "../tools/shared/file-tracker.ts";
@@ -171,7 +172,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   });
   const stream = firstRequest.watch(baseStream);
   // After a self-update: this version reached the API, so it is not rolled back.
-  void firstRequest.sent.then(async () => (await import("./update-startup.ts")).startupHealthy(env)).catch(() => undefined);
+  void firstRequest.sent.then(async () => updatePending(env.configDir) && (await import("./update-startup.ts")).startupHealthy(env)).catch(() => undefined);
   // Installed plugins not checked yet (nothing of them was read or run so far) are checked now.
   if (plugins) void firstRequest.out.then(() => plugins.checkRest()).catch(() => undefined);
 

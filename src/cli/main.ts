@@ -3,6 +3,7 @@
  * one clear message on stderr and exit 1.
  */
 import { readEnvironment, type Environment } from "../settings/paths.ts";
+import { updatePending } from "../update/state.ts";
 import { ClewError } from "../util/errors.ts";
 import { parseArgs } from "./args.ts";
 import help from "./help.md" with { type: "text" };
@@ -58,6 +59,8 @@ function environment(): Environment {
 
 async function afterUpdateCheck(argv: readonly string[], version: string): Promise<number | undefined> {
   if (argv.some((arg) => arg === "--version" || arg === "-v" || arg === "--help" || arg === "-h")) return undefined;
+  // Almost every start: no update is waiting to prove itself, and the check's code stays unloaded.
+  if (!updatePending(environment().configDir)) return undefined;
   const { startupRollbackCheck } = await import("../app/update-startup.ts");
   const start = startupRollbackCheck(environment(), version, !NOT_SESSIONS.has(argv[0] ?? ""));
   if (start.kind === "rollback-failed") writeErr(`clew: could not roll back ${start.version}: ${start.message}\n`);

@@ -10,6 +10,11 @@ export function updateStateDir(configDir: string): string {
   return join(configDir, "update");
 }
 
+/** Whether a newly installed version is waiting for its first start to succeed (one stat). */
+export function updatePending(configDir: string): boolean {
+  return existsSync(stateFiles.pending(updateStateDir(configDir)));
+}
+
 export const stateFiles = {
   lock: (stateDir: string) => join(stateDir, "update.lock"),
   pending: (stateDir: string) => join(stateDir, "pending-start.json"),
