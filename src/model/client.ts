@@ -6,7 +6,6 @@
  * A failed attempt discards everything it streamed: the caller only ever appends the final
  * `message`, so a retry can never leave a partial or duplicate turn in history.
  */
-import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { MessageAccumulator } from "./accumulate.ts";
 import { classifyError, retryDelayMs } from "./errors.ts";
 import { RequestEncoder } from "./request-json.ts";
@@ -32,6 +31,7 @@ export interface ModelClientOptions {
 }
 
 type Sdk = typeof import("./sdk.ts");
+type ClewAnthropic = InstanceType<Sdk["ClewAnthropic"]>;
 let sdkModule: Promise<Sdk> | undefined;
 
 /** Starts loading the SDK without waiting, so its parse time overlaps other start-up work. */
@@ -81,11 +81,11 @@ function notifyingFetch(sent: () => void): typeof fetch {
 }
 
 export function createStreamFn(options: ModelClientOptions): StreamFn {
-  let client: BaseAnthropic | undefined;
+  let client: ClewAnthropic | undefined;
   const sleep = options.sleep ?? abortableSleep;
   const encoder = new RequestEncoder();
 
-  async function getClient(): Promise<BaseAnthropic> {
+  async function getClient(): Promise<ClewAnthropic> {
     if (client) return client;
     const { ClewAnthropic } = await preloadSdk();
     // The bearer token outranks the key, as in Claude Code. An API key goes in `x-api-key`, the
@@ -115,26 +115,19 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
     // One idle timer for the whole attempt, pushed back whenever the API sends something (a timer
     // and a promise race per SSE event cost more than the event itself). It measures only the
     // API's silence: it is pushed back again after the consumer has taken each event.
-    let waitingFor: "headers" | "events" = "headers";
+    // Until the headers come, the request timeout (API_TIMEOUT_MS) caps the wait too.
     let stalled: StreamStalled | undefined;
-    const idle = setTimeout(() => {
-      stalled = new StreamStalled(
-        waitingFor === "headers" ? "The API sent no response headers in time" : `The API stream was silent for ${Math.round(options.idleTimeoutMs / 1000)}s`,
-      );
+    const stall = (message: string) => () => {
+      stalled = new StreamStalled(message);
       controller.abort(stalled);
-    }, options.idleTimeoutMs);
+    };
+    let idle = setTimeout(stall("The API sent no response headers in time"), Math.min(options.idleTimeoutMs, options.requestTimeoutMs));
     try {
       // The SDK's client sends it (headers, auth, errors, the SSE stream); the body comes
       // serialized, since most of it was serialized for the previous request already.
-      const stream = await api.post<AsyncIterable<RawMessageStreamEvent>>("/v1/messages", {
-        body: encoder.encode(request),
-        headers: { "content-type": "application/json", ...betaHeaders },
-        stream: true,
-        timeout: options.requestTimeoutMs,
-        signal: controller.signal,
-      });
-      waitingFor = "events";
-      idle.refresh();
+      const stream = await api.streamPost<RawMessageStreamEvent>("/v1/messages", encoder.encode(request), { "content-type": "application/json", ...betaHeaders }, controller);
+      clearTimeout(idle);
+      idle = setTimeout(stall(`The API stream was silent for ${Math.round(options.idleTimeoutMs / 1000)}s`), options.idleTimeoutMs);
       const accumulator = new MessageAccumulator();
       for await (const event of stream) {
         accumulator.add(event);
