@@ -1,10 +1,11 @@
 // The end of a turn whose only changes were made by Edit, Write and NotebookEdit, against real
 // tools, files and git (only the model is faked), seen through a `git` on PATH that logs what the
-// shadow repository runs: those files are added by name and the tree written, with no listing of
-// the folders — in the project and in an --add-dir folder — and a rewind still puts back exactly
-// the turn's changes while files changed by hand afterwards are kept; an Edit through a link adds
-// its target; a file git will not add by name (ignored) makes the end a whole snapshot, as does a
-// Bash call in the turn; a file outside every folder is left out. The snapshot before the prompt
+// shadow repository runs: no git runs at all (the files' blobs are written in-process, the tree
+// when something needs it) — in the project and in an --add-dir folder — and a rewind still puts
+// back exactly the turn's changes while files changed by hand afterwards are kept; an Edit through
+// a link records its target; an ignored file is left out of the turn's end, as git would leave it;
+// a Bash call in the turn makes the end a whole snapshot (one `add` in a small project), which
+// sees what the command made; a file outside every folder is left out. The snapshot before the prompt
 // runs while the first request is in flight. Hooks configured for other tools and events that never
 // ran leave an Edit-only end as it is; one that ran outside the loop makes it a whole snapshot; a
 // Notification hook fired mid-turn waits for the snapshot to have read the files.
@@ -57,7 +58,7 @@ async function atTheEnd(configDir: string, git: GitShim, seen: { count: number }
 }
 
 describe("the end of a turn that changed files only with Edit, Write and NotebookEdit", () => {
-  test("adds just those files, no listing; a rewind puts the turn's changes back and keeps what was changed by hand since", async () => {
+  test("runs no git; a rewind puts the turn's changes back and keeps what was changed by hand since", async () => {
     const dir = writeWorkspace({ "a.txt": "alpha\n", "b.txt": "bravo\n", "src/c.ts": "export const c = 1;\n" });
     const git = gitShim();
     const seen = { count: 0 };
@@ -68,7 +69,7 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
       lastAnswer(config, git, seen),
     ]);
     await session.runTurn("change a, make new", quiet, new AbortController().signal);
-    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
+    expect(await atTheEnd(configDir, git, seen)).toEqual([]);
     expect((await session.rewindPoints()).map((point) => [point.prompt, point.changes])).toEqual([[1, { files: 2, added: 3, removed: 1 }]]);
 
     writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
@@ -96,7 +97,7 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     );
     await session.runTurn("change both", quiet, new AbortController().signal);
     // One add per folder, side by side.
-    expect((await atTheEnd(configDir, git, seen)).sort()).toEqual(["add", "add", "done add", "done add"]);
+    expect(await atTheEnd(configDir, git, seen)).toEqual([]);
 
     writeFileSync(join(other, "hand.txt"), "hand, edited\n");
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt", join(other, "o.txt")], removed: [], kept: [join(other, "hand.txt")] });
@@ -117,7 +118,7 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     ]);
     await session.runTurn("change a through its link", quiet, new AbortController().signal);
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("ALPHA\n");
-    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
+    expect(await atTheEnd(configDir, git, seen)).toEqual([]);
 
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
     expect([readFileSync(join(dir, "a.txt"), "utf8"), lstatSync(join(dir, "link.txt")).isSymbolicLink()]).toEqual(["alpha\n", true]);
@@ -125,7 +126,7 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     await session.close();
   }, 60_000);
 
-  test("a file git will not add by name (ignored) makes the end a whole snapshot; a file outside every folder is left out", async () => {
+  test("an ignored file is left out of the turn's end, as git leaves it; a file outside every folder is left out", async () => {
     const dir = writeWorkspace({ "a.txt": "alpha\n", ".gitignore": "*.log\n" });
     const outside = tempDirectory("clew-ckpt-outside-");
     const git = gitShim();
@@ -139,9 +140,9 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
       lastAnswer(config, git, seen),
     ]);
     await session.runTurn("log, elsewhere, a", quiet, new AbortController().signal);
-    const end = await atTheEnd(configDir, git, seen);
-    expect(end.slice(0, 2)).toEqual(["add", "done add"]);
-    expect(end.slice(2)).toContain("done ls-files");
+    expect(await atTheEnd(configDir, git, seen)).toEqual([]);
+    // The turn changed a.txt only, as the checkpoints count it: the ignored log is not in its end.
+    expect((await session.rewindPoints()).map((point) => point.changes)).toEqual([{ files: 1, added: 1, removed: 1 }]);
 
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
     // Ignored files and files outside the session's folders are never checkpointed: left as they are.
@@ -161,7 +162,7 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
       lastAnswer(config, git, seen),
     ]);
     await session.runTurn("change a, run a command", quiet, new AbortController().signal);
-    expect(await atTheEnd(configDir, git, seen)).toContain("done ls-files");
+    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
 
     writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: ["made.txt"], kept: ["b.txt"] });
@@ -189,7 +190,7 @@ describe("hooks and the end of an Edit-only turn", () => {
     };
     const { session, reports, configDir } = await open(dir, git, editTurn(dir, git, seen), [], { hooks });
     await session.runTurn("change a", quiet, new AbortController().signal);
-    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
+    expect(await atTheEnd(configDir, git, seen)).toEqual([]);
     expect(["pre-ran", "post-ran", "notified"].map((file) => existsSync(join(dir, file)))).toEqual([false, false, false]);
     writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: ["b.txt"] });
@@ -224,7 +225,7 @@ describe("hooks and the end of an Edit-only turn", () => {
     const { session, reports, configDir } = await open(dir, git, editTurn(dir, git, seen), [], { hooks });
     await waitFor(() => existsSync(join(dir, "late.txt")), "the SessionStart hook's background work");
     await session.runTurn("change a", quiet, new AbortController().signal);
-    expect(await atTheEnd(configDir, git, seen)).toContain("done ls-files");
+    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
     expect(reports).toEqual([]);
     await session.close();

@@ -106,6 +106,8 @@ describe("checkpoints and rewind", () => {
 describe("trees kept as indexes", () => {
   const keptDir = (s: ReturnType<typeof project>) => join(s.root, "state", "checkpoints", "p1", "kept");
   const keptFiles = (s: ReturnType<typeof project>) => (existsSync(keptDir(s)) ? readdirSync(keptDir(s)).sort() : []);
+  /** The file a kept tree's name points at: `index:<id>` a copy of the index, `edits:<id>` a turn's list of edits. */
+  const keptFile = (s: ReturnType<typeof project>, tree: string) => join(keptDir(s), tree.replace(/^(index|edits):(.*)$/, "$2.$1"));
 
   test("a snapshot that had to add files keeps the index instead of writing its tree; a rewind writes the trees it needs and puts the files back; nothing is left of the copies", async () => {
     const s = project();
@@ -114,8 +116,9 @@ describe("trees kept as indexes", () => {
     writeFileSync(join(s.dir, "a.txt"), "alpha, edited\n");
     writeFileSync(join(s.dir, "new.txt"), "new\n");
     await s.checkpoints.afterTurn(1, { written: [join(s.dir, "a.txt"), join(s.dir, "new.txt")] });
-    expect(s.checkpoints.list()[0]?.after?.["."]).toStartWith("index:");
-    expect(keptFiles(s).map((file) => file.replace(/^[0-9a-f]+/, "id"))).toEqual(["id.index", "id.index"]);
+    // The turn's end: its files' blobs over the prompt's index, no git.
+    expect(s.checkpoints.list()[0]?.after?.["."]).toStartWith("edits:");
+    expect(keptFiles(s).map((file) => file.replace(/^[0-9a-f]+/, "id")).sort()).toEqual(["id.edits", "id.index"]);
     // The user, after the turn.
     writeFileSync(join(s.dir, "g.txt"), "golf, by hand\n");
 
@@ -152,7 +155,8 @@ describe("trees kept as indexes", () => {
     writeFileSync(join(s.dir, "a.txt"), "turn one\n");
     await s.checkpoints.afterTurn(1, { written: [join(s.dir, "a.txt")] });
     const after = s.checkpoints.list()[0]?.after?.["."] ?? "";
-    rmSync(join(keptDir(s), `${after.slice("index:".length)}.index`));
+    expect(after).toStartWith("edits:");
+    rmSync(keptFile(s, after));
     const plan = await s.checkpoints.plan(1);
     expect([plan?.restore, plan?.kept]).toEqual([[], ["a.txt"]]);
     expect(s.checkpoints.list()[0]?.after).toEqual({ ".": s.checkpoints.list()[0]?.before["."] ?? "" });
@@ -162,7 +166,7 @@ describe("trees kept as indexes", () => {
     await s.checkpoints.beforePrompt(2);
     const second = s.checkpoints.list()[1]?.before["."] ?? "";
     expect(second).toStartWith("index:");
-    rmSync(join(keptDir(s), `${second.slice("index:".length)}.index`));
+    rmSync(keptFile(s, second));
     await s.checkpoints.resolveKept();
     expect(s.checkpoints.list().map((record) => record.prompt)).toEqual([1]);
   }, 30_000);

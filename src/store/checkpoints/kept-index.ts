@@ -11,28 +11,33 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import { join } from "node:path";
 
 const PREFIX = "index:";
+/** A turn's end recorded as its files' blobs over a base (see file-edits.ts): `edits:<id>`. */
+export const EDITS_PREFIX = "edits:";
 /** An index up to this size is kept (about 2,500 files); a bigger one has its tree written at once. */
 export const KEEP_MAX_BYTES = 256 * 1024;
 const ID = /^[0-9a-f]{32}$/;
 
-/** A kept index's two files: the copy, and once its tree is written, the tree's id. */
+/** A kept index's two files: the copy (or the list of edits), and once its tree is written, the tree's id. */
 export interface KeptFiles {
   index: string;
   tree: string;
+  /** `index` is a list of edits over a base (see file-edits.ts), not a copy of an index. */
+  edits: boolean;
 }
 
 /** Whether a checkpoint's tree is a kept index (else it is a tree's id). */
 export function isKept(tree: string): boolean {
-  return tree.startsWith(PREFIX);
+  return tree.startsWith(PREFIX) || tree.startsWith(EDITS_PREFIX);
 }
 
 /** The files of the kept index `tree` names, or undefined for a tree's id. */
 export function keptFiles(gitDir: string, tree: string): KeptFiles | undefined {
   if (!isKept(tree)) return undefined;
-  const id = tree.slice(PREFIX.length);
+  const edits = tree.startsWith(EDITS_PREFIX);
+  const id = tree.slice(edits ? EDITS_PREFIX.length : PREFIX.length);
   // Read from a session's record: never a path of its own.
   if (!ID.test(id)) throw new Error(`"${tree}" in a checkpoint record is not a kept index's name`);
-  return { index: join(gitDir, "kept", `${id}.index`), tree: join(gitDir, "kept", `${id}.tree`) };
+  return { index: join(gitDir, "kept", `${id}.${edits ? "edits" : "index"}`), tree: join(gitDir, "kept", `${id}.tree`), edits };
 }
 
 /** A copy of the git dir's index, by name; undefined when it is over `maxBytes` (or absent): write its tree then. */
@@ -40,11 +45,16 @@ export function keepIndex(gitDir: string, maxBytes = KEEP_MAX_BYTES): string | u
   const index = join(gitDir, "index");
   const size = statSync(index, { throwIfNoEntry: false })?.size;
   if (size === undefined || size > maxBytes) return undefined;
-  const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  const id = keptId();
   mkdirSync(join(gitDir, "kept"), { recursive: true });
   // git replaces its index by renaming a whole new one over it: the copy is one state or the other.
   copyFileSync(index, join(gitDir, "kept", `${id}.index`));
   return `${PREFIX}${id}`;
+}
+
+/** A new kept file's id: random, so sessions sharing the git dir never collide. */
+export function keptId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** The tree noted for a kept index, once written. */

@@ -7,12 +7,14 @@
  * filters and helpers would run code), no hooks, no fsmonitor and no background maintenance.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SimpleGit } from "simple-git";
 import { gitEnvironment } from "../../util/git-environment.ts";
 import { canWriteGitDir, createGitDir } from "./git-dir.ts";
-import { keepIndex, keptFiles, mustExist, noteKeptTree, readKeptTree, releaseKept } from "./kept-index.ts";
+import { readEdits, recordEdits, writeBlobs } from "./file-edits.ts";
+import { keepIndex, keptFiles, KeptIndexLost, mustExist, noteKeptTree, readKeptTree, releaseKept, type KeptFiles } from "./kept-index.ts";
+import { isSmallTree, SMALL_TREE_ENTRIES } from "./small-tree.ts";
 
 export interface ShadowRepoOptions {
   /** The working directory (the work tree). */
@@ -71,6 +73,8 @@ export class ShadowRepo {
   private git?: SimpleGit;
   /** A client like `git` whose index is another file: a kept index (see `resolve`). */
   private gitWithIndex?: (index: string) => SimpleGit;
+  /** Kept trees being written, so that one asked for twice at once (an edits' base) is written once. */
+  private readonly resolving = new Map<string, Promise<string>>();
 
   constructor(private readonly options: ShadowRepoOptions) {}
 
@@ -139,6 +143,15 @@ export class ShadowRepo {
       return { tree: EMPTY_TREE, skipped: [] };
     }
     const git = await this.client();
+    const limits = { files: this.options.maxNewFiles ?? DEFAULT_MAX_NEW_FILES, bytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+    // The first snapshot, or one after anything may have changed, of a small tree: one `add` does
+    // it all, the limits cannot be reached (see small-tree.ts). Otherwise, when nothing is expected
+    // to have changed, one round of listings (see `tracked`) is cheaper than an `add` of everything.
+    if ((!options.likelyUnchanged || !existsSync(join(this.options.gitDir, "index"))) && isSmallTree(this.options.workTree, Math.min(SMALL_TREE_ENTRIES, limits.files), limits.bytes)) {
+      await locking(git, ["add", "--all", "--", "."]);
+      options.captured?.();
+      return { tree: (options.keep ? keepIndex(this.options.gitDir, this.options.maxKeptIndexBytes) : undefined) ?? (await locking(git, ["write-tree"])).trim(), skipped: [] };
+    }
     const [untracked, tracked] = await Promise.all([run(git, ["ls-files", "--others", "--exclude-standard", "-z"]), this.tracked(git, options)]);
     const listed = untracked.split("\0").filter((path) => path !== "");
     const skipped = await this.excludeLargeNewFiles(listed);
@@ -174,13 +187,35 @@ export class ShadowRepo {
   }
 
   /**
-   * The tree a snapshot's result names: a tree as it is; a kept index (see `keep`) has its tree
-   * written now — once: the tree is noted beside it and the index removed. Throws KeptIndexLost
-   * when neither is there any more.
+   * The work tree when only `files` (relative to it) changed since the snapshot `since`, by tools
+   * that leave nothing running, recorded in-process as their blobs over `since` (see
+   * file-edits.ts): no git runs until the tree is needed (`resolve`). Undefined when git must add
+   * them (see `snapshotFiles`).
    */
-  async resolve(tree: string): Promise<string> {
+  recordFiles(files: readonly string[], since: string): string | undefined {
+    if (files.length === 0 || files.length > MAX_NAMED_PATHS || since === EMPTY_TREE) return undefined;
+    const { gitDir, workTree } = this.options;
+    if (!existsSync(join(gitDir, "objects")) || !existsSync(workTree)) return undefined;
+    return recordEdits(gitDir, workTree, since, files, this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  }
+
+  /**
+   * The tree a snapshot's result names: a tree as it is; a kept index (see `keep`) or a list of
+   * edits (see `recordFiles`) has its tree written now — once: the tree is noted beside it and
+   * the kept file removed. Throws KeptIndexLost when neither is there any more.
+   */
+  resolve(tree: string): Promise<string> {
     const kept = keptFiles(this.options.gitDir, tree);
-    if (!kept) return tree;
+    if (!kept) return Promise.resolve(tree);
+    let resolving = this.resolving.get(tree);
+    if (!resolving) {
+      resolving = this.writeKeptTree(kept, tree).finally(() => this.resolving.delete(tree));
+      this.resolving.set(tree, resolving);
+    }
+    return resolving;
+  }
+
+  private async writeKeptTree(kept: KeptFiles, tree: string): Promise<string> {
     const noted = readKeptTree(kept);
     if (noted) return noted;
     mustExist(kept, tree);
@@ -189,7 +224,7 @@ export class ShadowRepo {
     if (!this.gitWithIndex) throw new Error(`cannot write the tree of ${kept.index}: no git client`);
     let written: string;
     try {
-      written = (await run(this.gitWithIndex(kept.index), ["write-tree"])).trim();
+      written = kept.edits ? await this.writeEditsTree(kept.index, this.gitWithIndex) : (await run(this.gitWithIndex(kept.index), ["write-tree"])).trim();
     } catch (error) {
       // Another process may have written it first (and removed the index).
       const late = readKeptTree(kept);
@@ -198,6 +233,37 @@ export class ShadowRepo {
     }
     noteKeptTree(kept, written);
     return written;
+  }
+
+  /**
+   * The tree of a list of edits: its base read into an index of its own, the files git would add
+   * (tracked there, or new and not ignored: `ls-files` says) set to their blobs, the tree written.
+   * A base that is lost loses the edits with it.
+   */
+  private async writeEditsTree(file: string, withIndex: (index: string) => SimpleGit): Promise<string> {
+    if (!existsSync(file)) throw new KeptIndexLost(`the checkpoint's list of edits is missing (${file})`);
+    let edits: ReturnType<typeof readEdits>;
+    try {
+      edits = readEdits(file);
+    } catch (error) {
+      // Only a hand could have cut it short (it is renamed into place whole): what it held is lost.
+      throw new KeptIndexLost(error instanceof Error ? error.message : String(error));
+    }
+    const base = await this.resolve(edits.base);
+    const index = `${file}.${process.pid}.index`;
+    const git = withIndex(index);
+    try {
+      await run(git, ["read-tree", base]);
+      const paths = edits.files.map((item) => item.path);
+      const addable = new Set((await run(git, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...paths])).split("\0"));
+      const added = edits.files.filter((item) => addable.has(item.path));
+      const blobs = await writeBlobs(this.options.gitDir, added.map((item) => item.content));
+      const entries = added.flatMap((item, at) => ["--cacheinfo", `${item.mode},${blobs[at] ?? ""},${item.path}`]);
+      if (entries.length > 0) await run(git, ["update-index", "--add", ...entries]);
+      return (await run(git, ["write-tree"])).trim();
+    } finally {
+      rmSync(index, { force: true });
+    }
   }
 
   /** Whatever is left of a kept index once its tree is recorded elsewhere, or it is no longer needed. */

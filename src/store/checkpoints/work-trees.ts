@@ -140,7 +140,8 @@ export class WorkTrees {
         const tree = since[root] ?? "";
         if (!files) return tree;
         const repo = this.repo(root);
-        return (await repo.snapshotFiles([...files], tree, keep)) ?? (await repo.snapshot({ keep })).tree;
+        // Kept: its blobs written in-process, its tree when something needs it (see ShadowRepo.recordFiles).
+        return (keep ? repo.recordFiles([...files], tree) : undefined) ?? (await repo.snapshotFiles([...files], tree, keep)) ?? (await repo.snapshot({ keep })).tree;
       }),
     );
     settled.forEach((result, index) => {
