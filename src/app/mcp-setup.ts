@@ -224,15 +224,23 @@ export function firstRequestSignal(interactive: boolean): { out: Promise<void>; 
     answered = resolve;
   });
   if (interactive) setTimeout(settle, INTERACTIVE_CONNECT_DELAY_MS).unref?.();
-  const watch = (stream: StreamFn): StreamFn =>
-    async function* (request, signal) {
+  let heard = false;
+  const watch = (stream: StreamFn): StreamFn => {
+    const watched = async function* (request: Parameters<StreamFn>[0], signal: AbortSignal) {
       for await (const event of stream(request, signal)) {
         settle();
         // A retry notice means the request did not get through; only a response counts.
-        if (event.type !== "retry") answered();
+        if (event.type !== "retry") {
+          answered();
+          heard = true;
+        }
         yield event;
       }
       settle();
     };
+    // Once the API has answered, both signals are given: later requests skip this layer, which
+    // would cost each of their SSE events a promise round-trip.
+    return (request, signal) => (heard ? stream(request, signal) : watched(request, signal));
+  };
   return { out, sent, watch };
 }

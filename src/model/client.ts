@@ -106,55 +106,50 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
     return client;
   }
 
-  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+  /**
+   * One attempt's request, up to its response headers. Its idle timer, pushed back whenever the
+   * API sends something (a timer and a promise race per SSE event cost more than the event itself),
+   * measures only the API's silence: it is pushed back after the consumer has taken each event.
+   * Until the headers come, the request timeout (API_TIMEOUT_MS) caps the wait too.
+   */
+  async function open(request: ModelRequest, signal: AbortSignal, attempt: AttemptState): Promise<AsyncIterable<RawMessageStreamEvent>> {
     const api = await getClient();
     const betaHeaders = requestBetas(request, options);
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort(signal.reason);
-    signal.addEventListener("abort", onOuterAbort, { once: true });
-    // One idle timer for the whole attempt, pushed back whenever the API sends something (a timer
-    // and a promise race per SSE event cost more than the event itself). It measures only the
-    // API's silence: it is pushed back again after the consumer has taken each event.
-    // Until the headers come, the request timeout (API_TIMEOUT_MS) caps the wait too.
-    let stalled: StreamStalled | undefined;
-    const stall = (message: string) => () => {
-      stalled = new StreamStalled(message);
-      controller.abort(stalled);
-    };
-    let idle = setTimeout(stall("The API sent no response headers in time"), Math.min(options.idleTimeoutMs, options.requestTimeoutMs));
-    try {
-      // The SDK's client sends it (headers, auth, errors, the SSE stream); the body comes
-      // serialized, since most of it was serialized for the previous request already.
-      const stream = await api.streamPost<RawMessageStreamEvent>("/v1/messages", encoder.encode(request), { "content-type": "application/json", ...betaHeaders }, controller);
-      clearTimeout(idle);
-      idle = setTimeout(stall(`The API stream was silent for ${Math.round(options.idleTimeoutMs / 1000)}s`), options.idleTimeoutMs);
-      const accumulator = new MessageAccumulator();
-      for await (const event of stream) {
-        accumulator.add(event);
-        yield { type: "raw", event };
-        if (event.type === "content_block_delta") {
-          if (event.delta.type === "text_delta") yield { type: "text_delta", index: event.index, text: event.delta.text };
-          if (event.delta.type === "thinking_delta") yield { type: "thinking_delta", index: event.index, text: event.delta.thinking };
-        }
-        idle.refresh();
-      }
-      if (!accumulator.complete) throw new Error("The API stream ended before message_stop (connection dropped)");
-      yield { type: "message", message: accumulator.finish() };
-    } catch (thrown) {
-      // Whatever the abort surfaced as (an abort error, a broken body), a stall is a stall.
-      throw stalled ?? thrown;
-    } finally {
-      clearTimeout(idle);
-      signal.removeEventListener("abort", onOuterAbort);
-    }
+    signal.addEventListener("abort", attempt.onOuterAbort, { once: true });
+    attempt.idle = setTimeout(attempt.stall("The API sent no response headers in time"), Math.min(options.idleTimeoutMs, options.requestTimeoutMs));
+    // The SDK's client sends it (headers, auth, errors, the SSE stream); the body comes
+    // serialized, since most of it was serialized for the previous request already.
+    const stream = await api.streamPost<RawMessageStreamEvent>("/v1/messages", encoder.encode(request), { "content-type": "application/json", ...betaHeaders }, attempt.controller);
+    clearTimeout(attempt.idle);
+    attempt.idle = setTimeout(attempt.stall(`The API stream was silent for ${Math.round(options.idleTimeoutMs / 1000)}s`), options.idleTimeoutMs);
+    return stream;
   }
 
+  // One generator from the SDK's stream to the loop: each layer of async generators costs every
+  // SSE event (dozens a reply) a promise round-trip.
   return async function* streamMessage(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     for (let attemptNumber = 0; ; attemptNumber++) {
+      const attempt = new AttemptState(signal);
       try {
-        yield* attempt(request, signal);
+        const stream = await open(request, signal, attempt);
+        const accumulator = new MessageAccumulator();
+        for await (const event of stream) {
+          accumulator.add(event);
+          yield { type: "raw", event };
+          if (event.type === "content_block_delta") {
+            if (event.delta.type === "text_delta") yield { type: "text_delta", index: event.index, text: event.delta.text };
+            if (event.delta.type === "thinking_delta") yield { type: "thinking_delta", index: event.index, text: event.delta.thinking };
+          }
+          attempt.idle?.refresh();
+        }
+        if (!accumulator.complete) throw new Error("The API stream ended before message_stop (connection dropped)");
+        attempt.close(signal);
+        yield { type: "message", message: accumulator.finish() };
         return;
-      } catch (thrown) {
+      } catch (caught) {
+        attempt.close(signal);
+        // Whatever the abort surfaced as (an abort error, a broken body), a stall is a stall.
+        const thrown = attempt.stalled ?? caught;
         if (signal.aborted) throw new ApiFailure("aborted", null, "Request aborted");
         const failure = classifyError(thrown);
         if (!failure.retryable || attemptNumber >= options.maxRetries) {
@@ -180,7 +175,34 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
         } catch {
           throw new ApiFailure("aborted", null, "Request aborted");
         }
+      } finally {
+        // A consumer that stops early (an abort, a `return`) ends the attempt too.
+        attempt.close(signal);
       }
     }
   };
+}
+
+/** An attempt's abort controller and timers, released once it ends however it ends. */
+class AttemptState {
+  readonly controller = new AbortController();
+  idle: ReturnType<typeof setTimeout> | undefined;
+  stalled: StreamStalled | undefined;
+  readonly onOuterAbort: () => void;
+
+  constructor(signal: AbortSignal) {
+    this.onOuterAbort = () => this.controller.abort(signal.reason);
+  }
+
+  stall(message: string): () => void {
+    return () => {
+      this.stalled = new StreamStalled(message);
+      this.controller.abort(this.stalled);
+    };
+  }
+
+  close(signal: AbortSignal): void {
+    clearTimeout(this.idle);
+    signal.removeEventListener("abort", this.onOuterAbort);
+  }
 }
