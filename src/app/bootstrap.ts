@@ -9,6 +9,7 @@ import { buildSystem } from "../context/system-prompt.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import { createStreamFn, preloadSdk } from "../model/client.ts";
+import { ApiKeyHelper } from "../model/key-helper.ts";
 import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.ts";
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
@@ -78,11 +79,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   for (const problem of loaded.problems) options.report(`clew: ${formatProblem(problem, options.env.homeDir)}`);
   const { settings } = loaded;
   const env = withSettingsEnv(options.env, loaded, options.report);
-  if (!env.apiKey && !env.authToken) {
+  // The key or token in the environment comes first; a settings `apiKeyHelper` only without them.
+  const keyHelper = !env.apiKey && !env.authToken && settings.apiKeyHelper ? apiKeyHelper(settings.apiKeyHelper, loaded, env) : undefined;
+  if (!env.apiKey && !env.authToken && !keyHelper) {
     throw new FatalError(
       "auth",
       "No API credentials found.",
-      "Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token; ANTHROPIC_BASE_URL for another endpoint) in the shell or in the `env` block of a settings file.",
+      "Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token; ANTHROPIC_BASE_URL for another endpoint) in the shell or in the `env` block of a settings file, or an `apiKeyHelper` command in settings.",
     );
   }
 
@@ -162,6 +165,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const baseStream = createStreamFn({
     apiKey: env.apiKey,
     authToken: env.authToken,
+    ...(keyHelper ? { keyHelper } : {}),
     baseURL: env.baseURL,
     maxRetries: Math.min(env.maxRetries ?? 10, 15),
     idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
@@ -374,7 +378,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     agents: executor.tool("Agent") ? helperTypeNames(extensions.agents, helperTypes) : [],
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,
-    apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
+    apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : env.apiKey ? "ANTHROPIC_API_KEY" : "apiKeyHelper",
     baseURL: env.baseURL,
     version: options.version,
     instructionFiles: instructions.files,
@@ -390,4 +394,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     } } } : {}) },
     messages,
   ));
+}
+
+function apiKeyHelper(command: string, loaded: LoadedSettings, env: SessionOptions["env"]): ApiKeyHelper {
+  return new ApiKeyHelper({ command, file: loaded.origins.apiKeyHelper?.file, cwd: env.cwd, env: env.childEnv, ttlMs: env.apiKeyHelperTtlMs });
 }

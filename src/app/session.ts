@@ -39,7 +39,7 @@ export interface SessionInfo {
   tools: string[];
   permissionMode: PermissionMode;
   transcriptPath: string | undefined;
-  apiKeySource: "ANTHROPIC_API_KEY" | "ANTHROPIC_AUTH_TOKEN" | "none";
+  apiKeySource: "ANTHROPIC_API_KEY" | "ANTHROPIC_AUTH_TOKEN" | "apiKeyHelper" | "none";
   baseURL: string | undefined;
   version: string;
   /** Instruction files (AGENTS.md, CLAUDE.md, rules, memory) loaded into the system prompt, for `/memory`. */

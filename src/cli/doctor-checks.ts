@@ -16,6 +16,8 @@ export interface DoctorFacts {
   version: string;
   problems: readonly SettingsProblem[];
   settingsFiles: number;
+  /** The settings' `apiKeyHelper` command, when one is set (used without a key or token in the environment). */
+  keyHelper?: string;
   hooks: string[];
   extensions: string[];
   /** MCP server definitions and config problems (absent: not checked). */
@@ -44,7 +46,7 @@ function configWritable(dir: string): Check {
 
 export function doctorChecks(facts: DoctorFacts): Check[] {
   const { env, problems } = facts;
-  const credentials = env.apiKey ? "ANTHROPIC_API_KEY is set" : env.authToken ? "ANTHROPIC_AUTH_TOKEN is set" : "";
+  const credentials = env.apiKey ? "ANTHROPIC_API_KEY is set" : env.authToken ? "ANTHROPIC_AUTH_TOKEN is set" : facts.keyHelper ? `apiKeyHelper is set (${facts.keyHelper})` : "";
   const rg = Bun.which("rg");
   return [
     { ok: true, label: "clew", detail: `version ${facts.version}`, ...(facts.update ? { lines: facts.update } : {}) },

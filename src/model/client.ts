@@ -8,6 +8,7 @@
  */
 import { MessageAccumulator } from "./accumulate.ts";
 import { classifyError, retryDelayMs } from "./errors.ts";
+import type { ApiKeyHelper } from "./key-helper.ts";
 import { RequestEncoder } from "./request-json.ts";
 import { ApiFailure, type ModelEvent, type ModelRequest, type RawMessageStreamEvent, type StreamFn } from "./types.ts";
 
@@ -28,6 +29,8 @@ export interface ModelClientOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Called each time a request has been handed to fetch: the process waits for the API from here on. */
   onRequestSent?: () => void;
+  /** Without a key or token: `apiKeyHelper`'s answer, sent as both `x-api-key` and a bearer token. */
+  keyHelper?: ApiKeyHelper;
 }
 
 type Sdk = typeof import("./sdk.ts");
@@ -115,11 +118,13 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
   async function open(request: ModelRequest, signal: AbortSignal, attempt: AttemptState): Promise<AsyncIterable<RawMessageStreamEvent>> {
     const api = await getClient();
     const betaHeaders = requestBetas(request, options);
+    const key = options.keyHelper ? await options.keyHelper.key() : undefined;
+    const keyHeaders: Record<string, string> = key === undefined ? {} : { "x-api-key": key, authorization: `Bearer ${key}` };
     signal.addEventListener("abort", attempt.onOuterAbort, { once: true });
     attempt.idle = setTimeout(attempt.stall("The API sent no response headers in time"), Math.min(options.idleTimeoutMs, options.requestTimeoutMs));
     // The SDK's client sends it (headers, auth, errors, the SSE stream); the body comes
     // serialized, since most of it was serialized for the previous request already.
-    const stream = await api.streamPost<RawMessageStreamEvent>("/v1/messages", encoder.encode(request), { "content-type": "application/json", ...betaHeaders }, attempt.controller);
+    const stream = await api.streamPost<RawMessageStreamEvent>("/v1/messages", encoder.encode(request), { "content-type": "application/json", ...betaHeaders, ...keyHeaders }, attempt.controller);
     clearTimeout(attempt.idle);
     attempt.idle = setTimeout(attempt.stall(`The API stream was silent for ${Math.round(options.idleTimeoutMs / 1000)}s`), options.idleTimeoutMs);
     return stream;
@@ -128,6 +133,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
   // One generator from the SDK's stream to the loop: each layer of async generators costs every
   // SSE event (dozens a reply) a promise round-trip.
   return async function* streamMessage(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    let askedHelperAgain = false;
     for (let attemptNumber = 0; ; attemptNumber++) {
       const attempt = new AttemptState(signal);
       try {
@@ -151,7 +157,16 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
         // Whatever the abort surfaced as (an abort error, a broken body), a stall is a stall.
         const thrown = attempt.stalled ?? caught;
         if (signal.aborted) throw new ApiFailure("aborted", null, "Request aborted");
+        // The key helper's own failure says what to fix; retrying would run it again for nothing.
+        if (thrown instanceof ApiFailure) throw thrown;
         const failure = classifyError(thrown);
+        if (failure.status === 401 && options.keyHelper && !askedHelperAgain) {
+          // A rotated key: the helper is asked once more, and the request goes again at once.
+          askedHelperAgain = true;
+          options.keyHelper.refuse();
+          attemptNumber--;
+          continue;
+        }
         if (!failure.retryable || attemptNumber >= options.maxRetries) {
           // Say where clew tried to go: a wrong ANTHROPIC_BASE_URL is the usual cause.
           const message =

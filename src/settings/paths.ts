@@ -19,6 +19,8 @@ export interface Environment {
   managedSettingsDirs: string[];
   apiKey: string | undefined;
   authToken: string | undefined;
+  /** CLAUDE_CODE_API_KEY_HELPER_TTL_MS: how long an `apiKeyHelper` key is used before it is asked again. */
+  apiKeyHelperTtlMs: number | undefined;
   baseURL: string | undefined;
   model: string | undefined;
   /** Model aliases (`opus`, `sonnet`, …) pinned through ANTHROPIC_DEFAULT_*_MODEL. */
@@ -147,6 +149,7 @@ export function readEnvironment(
     managedSettingsDirs: managedSettingsDirs(env),
     apiKey: nonEmpty(env.ANTHROPIC_API_KEY),
     authToken: nonEmpty(env.ANTHROPIC_AUTH_TOKEN),
+    apiKeyHelperTtlMs: intFrom(env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS),
     baseURL: nonEmpty(env.ANTHROPIC_BASE_URL),
     model: nonEmpty(env.ANTHROPIC_MODEL),
     aliasOverrides,

@@ -15,7 +15,7 @@ function statusText(ctx: SlashContext): string {
   const { info, settings } = ctx.session;
   const files = settings.files.filter((file) => existsSync(file));
   const account =
-    info.apiKeySource === "ANTHROPIC_AUTH_TOKEN" ? "auth token (ANTHROPIC_AUTH_TOKEN)" : info.apiKeySource === "ANTHROPIC_API_KEY" ? "API key (ANTHROPIC_API_KEY)" : "none";
+    info.apiKeySource === "ANTHROPIC_AUTH_TOKEN" ? "auth token (ANTHROPIC_AUTH_TOKEN)" : info.apiKeySource === "ANTHROPIC_API_KEY" ? "API key (ANTHROPIC_API_KEY)" : info.apiKeySource === "apiKeyHelper" ? "API key from apiKeyHelper" : "none";
   const lines = [
     ctx.theme.bold("Status"),
     rows([
