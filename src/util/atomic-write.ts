@@ -6,9 +6,13 @@
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-/** A sibling temp name. Global Web Crypto, not node:crypto: that module costs MB at start-up. */
+/**
+ * A sibling temp name, unique enough with the pid: it is opened with `wx`, which fails rather than
+ * reuse a name, so it needs no cryptographic randomness (Web Crypto's first call costs a tool
+ * call ~0.5 ms).
+ */
 function tempPathFor(target: string): string {
-  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  const suffix = Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, "0");
   return join(dirname(target), `.${basename(target)}.${process.pid}.${suffix}.tmp`);
 }
 
