@@ -9,7 +9,6 @@ import { buildSystem } from "../context/system-prompt.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import { createStreamFn, preloadSdk } from "../model/client.ts";
-import { ApiKeyHelper } from "../model/key-helper.ts";
 import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.ts";
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
@@ -53,6 +52,7 @@ import { isGitRepo, spillTo, toolLimits, withBetas } from "./session-env.ts";
 import { startReasoning } from "./thinking-setup.ts";
 import { setUpSandbox } from "./sandbox-setup.ts";
 import { sessionCheckpoints } from "./checkpoints-setup.ts";
+import { sessionCredentials } from "./credentials.ts";
 
 export type { SessionOptions };
 
@@ -79,15 +79,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   for (const problem of loaded.problems) options.report(`clew: ${formatProblem(problem, options.env.homeDir)}`);
   const { settings } = loaded;
   const env = withSettingsEnv(options.env, loaded, options.report);
-  // The key or token in the environment comes first; a settings `apiKeyHelper` only without them.
-  const keyHelper = !env.apiKey && !env.authToken && settings.apiKeyHelper ? apiKeyHelper(settings.apiKeyHelper, loaded, env) : undefined;
-  if (!env.apiKey && !env.authToken && !keyHelper) {
-    throw new FatalError(
-      "auth",
-      "No API credentials found.",
-      "Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token; ANTHROPIC_BASE_URL for another endpoint) in the shell or in the `env` block of a settings file, or an `apiKeyHelper` command in settings.",
-    );
-  }
+  const credentials = sessionCredentials(env, loaded);
 
   const stateDir = projectStateDir(env.configDir, env.cwd);
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
@@ -165,7 +157,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const baseStream = createStreamFn({
     apiKey: env.apiKey,
     authToken: env.authToken,
-    ...(keyHelper ? { keyHelper } : {}),
+    ...(credentials.keyHelper ? { keyHelper: credentials.keyHelper } : {}),
     baseURL: env.baseURL,
     maxRetries: Math.min(env.maxRetries ?? 10, 15),
     idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
@@ -378,7 +370,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     agents: executor.tool("Agent") ? helperTypeNames(extensions.agents, helperTypes) : [],
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,
-    apiKeySource: env.authToken ? "ANTHROPIC_AUTH_TOKEN" : env.apiKey ? "ANTHROPIC_API_KEY" : "apiKeyHelper",
+    apiKeySource: credentials.source,
     baseURL: env.baseURL,
     version: options.version,
     instructionFiles: instructions.files,
@@ -394,8 +386,4 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     } } } : {}) },
     messages,
   ));
-}
-
-function apiKeyHelper(command: string, loaded: LoadedSettings, env: SessionOptions["env"]): ApiKeyHelper {
-  return new ApiKeyHelper({ command, file: loaded.origins.apiKeyHelper?.file, cwd: env.cwd, env: env.childEnv, ttlMs: env.apiKeyHelperTtlMs });
 }
