@@ -5,15 +5,12 @@
  * shared project settings do not run; the user is told once, with the command that trusts it.
  */
 import type { HookEngine, HookEngineOptions } from "../hooks/engine.ts";
-import type { FiredHookEvent } from "../hooks/events.ts";
-import type { AsyncHookResult, FireOptions, HookOutcomes } from "../hooks/outcomes.ts";
-import type { HookEventFields } from "../hooks/inputs.ts";
-import type { MatcherRule } from "../hooks/types.ts";
 import type { HookCommonInput } from "../hooks/inputs.ts";
 import type { PromptPort } from "../hooks/run-prompt.ts";
-import type { HookConfig, HookProblem, HookRunRecord, HookSource, HookStartInfo } from "../hooks/types.ts";
+import type { HookConfig, HookPolicy, HookProblem, HookRunRecord, HookSource, HookSourceInfo, HookStartInfo } from "../hooks/types.ts";
 import { approveHooks, hooksApproved } from "../settings/hook-approvals.ts";
 import type { LoadedSettings } from "../settings/types.ts";
+import { LazyHookEngine, type PreparedHooks } from "./lazy-hook-engine.ts";
 import { reportCapped, START_UP_LINES } from "./report-lines.ts";
 
 export interface HooksSetupInput {
@@ -41,6 +38,12 @@ export interface HooksSetupInput {
   configDir: string;
   /** Interactive sessions: asks whether an untrusted folder's hooks may run (undefined: they do not). */
   approve?: HookApprovalPort;
+  /**
+   * Headless sessions: settles once the first request is on its way. When nothing can ask before
+   * then (no question to the user, no extra sources), the hooks are collected — and their problems
+   * reported — only then, or when asked about an event some hook could be for.
+   */
+  startAfter?: Promise<unknown>;
 }
 
 export type HookApprovalPort = (request: { files: string[]; commands: string[] }) => Promise<"yes" | "always" | "no">;
@@ -82,16 +85,32 @@ function hasSettingsHooks(loaded: LoadedSettings): boolean {
   return typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0;
 }
 
-export async function setUpHooks(input: HooksSetupInput, force = false): Promise<HooksSetup | undefined> {
-  const extra = input.extraSources ?? [];
+type HookModules = [typeof import("../hooks/collect.ts"), typeof import("../hooks/settings-sources.ts"), typeof import("../hooks/matcher.ts")];
+
+/** At start-up, beside the rest of it. */
+function importHookModules(): Promise<HookModules> {
+  return Promise.all([import("../hooks/collect.ts"), import("../hooks/settings-sources.ts"), import("../hooks/matcher.ts")]);
+}
+
+/** On first need, which may be a synchronous question ("any hooks for X?"). */
+function requireHookModules(): HookModules {
+  return [require("../hooks/collect.ts") as HookModules[0], require("../hooks/settings-sources.ts") as HookModules[1], require("../hooks/matcher.ts") as HookModules[2]];
+}
+
+interface Collected {
+  modules: HookModules;
+  sources: HookSource[];
+  policy: HookPolicy;
+  config: HookConfig;
+  /** The untrusted folder's shared sources whose hooks may not run unless approved. */
+  held: HookSourceInfo[];
+}
+
+/** Collects every source's hooks and reports their problems (the plugins' capped, with the stored lines). */
+function collect(input: HooksSetupInput, modules: HookModules): Collected {
+  const [{ collectHooks }, { hookPolicyFromSettings, hookSourcesFromSettings }] = modules;
   const deferred = input.deferred;
-  if (!force && !hasSettingsHooks(input.loaded) && extra.length === 0 && !deferred?.sources.length) return undefined;
-  const [{ collectHooks, policyBlock }, { hookPolicyFromSettings, hookSourcesFromSettings }, { matcherAccepts }] = await Promise.all([
-    import("../hooks/collect.ts"),
-    import("../hooks/settings-sources.ts"),
-    import("../hooks/matcher.ts"),
-  ]);
-  const sources = [...hookSourcesFromSettings(input.loaded), ...extra];
+  const sources = [...hookSourcesFromSettings(input.loaded), ...(input.extraSources ?? [])];
   const policy = hookPolicyFromSettings(input.loaded);
   const config = collectHooks(sources, { projectDir: input.projectDir, policy });
   const fromPlugins = new Set(config.sources.filter((source) => source.origin.kind === "plugin").map((source) => source.id));
@@ -106,24 +125,43 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     input.report(pluginLines.slice(0, START_UP_LINES).join("\n"));
     input.report(more(total - START_UP_LINES));
   }
-  const trusted = input.loaded.trusted;
-  const held = config.sources.filter((source) => source.sharedProject && source.handlerCount > 0);
-  let approved = false;
-  if (!trusted && held.length > 0) {
-    const files = [...new Set(held.map((source) => source.file))];
-    // One approval covers this exact configuration; a changed hook asks again.
-    const hash = held.map((source) => source.hash).sort().join(":");
-    approved = hooksApproved(input.configDir, input.projectDir, hash);
-    if (!approved && input.approve) {
-      const { listHooks } = await import("../hooks/listing.ts");
-      const heldIds = new Set(held.map((source) => source.id));
-      const commands = listHooks(config).hooks.filter((hook) => heldIds.has(hook.sourceId)).map((hook) => `${hook.event}${hook.matcher ? ` (${hook.matcher})` : ""}: ${hook.command}`);
-      const answer = await input.approve({ files, commands });
-      approved = answer !== "no";
-      if (answer === "always") approveHooks(input.configDir, input.projectDir, hash);
-    }
-    if (!approved) input.report(`clew: hooks in ${files.join(", ")} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(input.projectDir)}`);
+  const held = input.loaded.trusted ? [] : config.sources.filter((source) => source.sharedProject && source.handlerCount > 0);
+  return { modules, sources, policy, config, held };
+}
+
+/** One approval covers this exact configuration of the held sources; a changed hook asks again. */
+function heldHash(held: readonly HookSourceInfo[]): string {
+  return held.map((source) => source.hash).sort().join(":");
+}
+
+/** Whether the held hooks may run: approved before, or now (interactive sessions ask). */
+async function approval(input: HooksSetupInput, collected: Collected): Promise<boolean> {
+  const { held, config } = collected;
+  if (held.length === 0) return false;
+  const hash = heldHash(held);
+  let approved = hooksApproved(input.configDir, input.projectDir, hash);
+  if (!approved && input.approve) {
+    const { listHooks } = await import("../hooks/listing.ts");
+    const heldIds = new Set(held.map((source) => source.id));
+    const commands = listHooks(config).hooks.filter((hook) => heldIds.has(hook.sourceId)).map((hook) => `${hook.event}${hook.matcher ? ` (${hook.matcher})` : ""}: ${hook.command}`);
+    const answer = await input.approve({ files: heldFiles(held), commands });
+    approved = answer !== "no";
+    if (answer === "always") approveHooks(input.configDir, input.projectDir, hash);
   }
+  return approved;
+}
+
+function heldFiles(held: readonly HookSourceInfo[]): string[] {
+  return [...new Set(held.map((source) => source.file))];
+}
+
+/** The engine's options and the plugins' deferred hooks, once the configuration is collected and its trust settled. */
+function prepared(input: HooksSetupInput, collected: Collected, approved: boolean): PreparedHooks {
+  const { modules, sources, policy, config, held } = collected;
+  const [{ collectHooks, policyBlock }, , { matcherAccepts }] = modules;
+  const trusted = input.loaded.trusted;
+  const files = heldFiles(held);
+  if (held.length > 0 && !approved) input.report(`clew: hooks in ${files.join(", ")} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(input.projectDir)}`);
   const options: HookEngineOptions = {
     config,
     env: input.env,
@@ -137,108 +175,90 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
     ...(input.onHookStarted ? { onHookStarted: input.onHookStarted } : {}),
     ...(input.onHookFinished ? { onHookFinished: input.onHookFinished } : {}),
   };
+  const deferred = input.deferred;
   // Deferred hooks the policy keeps from running never need compiling to answer "any hooks for X?".
   const live = deferred?.sources.some((source) => policyBlock(source.origin, policy) === undefined) === true;
-  const engine = new LazyHookEngine(options, matcherAccepts, deferred && deferred.sources.length > 0 ? {
-    events: new Set(live ? deferred.events : []),
-    compile: () => {
-      sources.push(...deferred.sources);
-      return collectHooks(sources, { projectDir: input.projectDir, policy });
-    },
-  } : undefined);
+  return {
+    options,
+    accepts: matcherAccepts,
+    ...(deferred && deferred.sources.length > 0
+      ? {
+          deferred: {
+            events: new Set(live ? deferred.events : []),
+            compile: () => {
+              sources.push(...deferred.sources);
+              return collectHooks(sources, { projectDir: input.projectDir, policy });
+            },
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Every event a hook could be for before the configuration is collected: the settings' hook
+ * events (the settings loader validated and merged them) and the plugins' events that the policy
+ * lets run. Undefined when the configuration has to be collected now.
+ */
+async function earlyEvents(input: HooksSetupInput): Promise<ReadonlySet<string> | undefined> {
+  // A question to the user belongs to the start, and extra sources are not known by their events.
+  if (input.startAfter === undefined || input.approve !== undefined || (input.extraSources?.length ?? 0) > 0) return undefined;
+  const hooks: unknown = input.loaded.settings.hooks;
+  const events = new Set(typeof hooks === "object" && hooks !== null ? Object.keys(hooks) : []);
+  const deferred = input.deferred;
+  if (deferred && deferred.sources.length > 0) {
+    const [{ policyBlock }, { hookPolicyFromSettings }] = await Promise.all([import("../hooks/policy.ts"), import("../hooks/settings-sources.ts")]);
+    const policy = hookPolicyFromSettings(input.loaded);
+    if (deferred.sources.some((source) => policyBlock(source.origin, policy) === undefined)) for (const event of deferred.events) events.add(event);
+  }
+  return events;
+}
+
+export async function setUpHooks(input: HooksSetupInput, force = false): Promise<HooksSetup | undefined> {
+  const extra = input.extraSources ?? [];
+  const deferred = input.deferred;
+  if (!force && !hasSettingsHooks(input.loaded) && extra.length === 0 && !deferred?.sources.length) return undefined;
+  const early = await earlyEvents(input);
+  let collected: Collected | undefined;
+  let engine: LazyHookEngine;
+  if (early === undefined) {
+    collected = collect(input, await importHookModules());
+    engine = new LazyHookEngine({ now: prepared(input, collected, await approval(input, collected)) });
+  } else {
+    // Headless: collected (and its problems reported) once the first request is on its way, or
+    // when something asks about an event some hook could be for, whichever comes first.
+    engine = new LazyHookEngine({
+      early,
+      later: () => {
+        collected = collect(input, requireHookModules());
+        const { held } = collected;
+        return prepared(input, collected, held.length > 0 && hooksApproved(input.configDir, input.projectDir, heldHash(held)));
+      },
+    });
+    // Should collecting fail, the next question about hooks fails the same way, where it can be seen.
+    void input.startAfter?.then(() => engine.prepare()).catch(() => undefined);
+  }
+  const current = (): Collected => {
+    engine.prepare();
+    return collected as Collected;
+  };
   const added = new Set<string>();
   const addSource = (source: HookSource): void => {
     const key = JSON.stringify(source.origin);
     if (added.has(key)) return;
     added.add(key);
     engine.expand();
+    const { sources, policy, modules } = current();
     sources.push(source);
-    const next = collectHooks(sources, { projectDir: input.projectDir, policy });
+    const next = modules[0].collectHooks(sources, { projectDir: input.projectDir, policy });
     for (const problem of next.problems.filter((found) => found.sourceId === next.sources.at(-1)?.id && found.severity !== "notice")) input.report(formatHookProblem(problem));
     engine.setConfig(next);
   };
-  return { engine, config, addSource };
-}
-
-/** Tool events name the tool a matcher filters on (hooks.md §3). */
-const TOOL_EVENTS = new Set<string>(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
-
-/**
- * The engine, loaded the first time a hook has to run: the configuration is collected (and its
- * problems reported) at start-up, but running code — processes, HTTP, prompts — loads only when
- * an event some hook accepts happens. A session whose hooks never match pays for none of it.
- */
-class LazyHookEngine implements HookEngine {
-  private engine: HookEngine | undefined;
-  private loading: Promise<HookEngine> | undefined;
-
-  constructor(
-    private options: HookEngineOptions,
-    private readonly accepts: (rule: MatcherRule, value: string | undefined) => boolean,
-    /** Sources left out of `options.config` until one of their events matters, or all are listed. */
-    private deferred?: { events: ReadonlySet<string>; compile: () => HookConfig },
-  ) {}
-
-  /** Every hook, the deferred ones compiled in (what `/hooks` lists). */
-  get config(): HookConfig {
-    this.expand();
-    return this.current();
-  }
-
-  private current(): HookConfig {
-    return this.engine?.config ?? this.options.config;
-  }
-
-  expand(event?: string): void {
-    if (!this.deferred || (event !== undefined && !this.deferred.events.has(event))) return;
-    const { compile } = this.deferred;
-    this.deferred = undefined;
-    this.setConfig(compile());
-  }
-
-  private load(): Promise<HookEngine> {
-    this.loading ??= import("../hooks/engine.ts").then(({ createHookEngine }) => (this.engine = createHookEngine(this.options)));
-    return this.loading;
-  }
-
-  hasHooks(event: FiredHookEvent): boolean {
-    this.expand(event);
-    return this.current().hooks.some((hook) => hook.event === event && hook.inactive === undefined);
-  }
-
-  hasHooksFor(event: FiredHookEvent, toolName: string): boolean {
-    if (!TOOL_EVENTS.has(event)) return this.hasHooks(event);
-    this.expand(event);
-    return this.current().hooks.some((hook) => hook.event === event && hook.inactive === undefined && this.accepts(hook.rule, toolName));
-  }
-
-  async fire<E extends FiredHookEvent>(event: E, fields: HookEventFields[E], fireOptions?: FireOptions): Promise<HookOutcomes[E]> {
-    this.expand(event);
-    return (await this.load()).fire(event, fields, fireOptions);
-  }
-
-  setConfig(config: HookConfig): void {
-    this.options = { ...this.options, config };
-    this.engine?.setConfig(config);
-  }
-
-  started(): number {
-    return this.engine?.started?.() ?? 0;
-  }
-
-  takeAsyncResults(): AsyncHookResult[] {
-    return this.engine?.takeAsyncResults() ?? [];
-  }
-
-  pendingAsync(): number {
-    return this.engine?.pendingAsync() ?? 0;
-  }
-
-  waitForAsync(signal?: AbortSignal): Promise<void> {
-    return this.engine?.waitForAsync(signal) ?? Promise.resolve();
-  }
-
-  close(): Promise<void> {
-    return this.engine?.close() ?? Promise.resolve();
-  }
+  return {
+    engine,
+    get config() {
+      return current().config;
+    },
+    addSource,
+  };
 }

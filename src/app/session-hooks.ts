@@ -42,6 +42,8 @@ export interface SessionHooksInput {
   /** Enabled plugins' hooks (hooks/hooks.json, manifest hooks), compiled once one of their events matters. */
   pluginHooks?: DeferredHooks;
   admitPlugin?: (root: string) => boolean;
+  /** Settles once the first request is on its way: a headless start collects its hooks then, if nothing needs them sooner (HooksSetupInput.startAfter). */
+  startAfter?: Promise<unknown>;
 }
 
 const JUDGE_SYSTEM =
@@ -93,6 +95,7 @@ export async function startSessionHooks(input: SessionHooksInput, force = false)
     ...(input.pluginHooks && input.pluginHooks.sources.length > 0 ? { deferred: input.pluginHooks } : {}),
     ...(input.admitPlugin ? { admitPlugin: input.admitPlugin } : {}),
     ...(input.approve ? { approve: input.approve } : {}),
+    ...(input.startAfter ? { startAfter: input.startAfter } : {}),
     ...(input.sessionEndBudgetMs !== undefined ? { sessionEndBudgetMs: input.sessionEndBudgetMs } : {}),
     onHookStarted: (info) => input.sink.emit?.({ type: "hook_started", frame: { ...hookStartedFrame(info) } }),
     onHookFinished: (record) => {

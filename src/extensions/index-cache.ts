@@ -16,7 +16,7 @@ import type { ScanEntry } from "./scan.ts";
 import type { ComponentSource, ExtensionProblem, SkillMeta } from "./types.ts";
 
 /** 2: the file is ASCII (other characters escaped), so it is read as latin1 without UTF-8 decoding. */
-const CACHE_VERSION = 2;
+export const CACHE_VERSION = 2;
 
 export type StoredAgentMeta = Partial<Extract<AgentReading, { meta: unknown }>["meta"]>;
 

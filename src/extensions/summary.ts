@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { IndexCache } from "./index-cache.ts";
+import { CACHE_VERSION, IndexCache } from "./index-cache.ts";
 import { scanSource } from "./scan.ts";
 import { hasFolder, sourceIdentity } from "./sources.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
@@ -52,33 +52,41 @@ interface StoredSummary extends StartupSummary {
 }
 
 function summaryPath(cacheDir: string, sources: readonly ComponentSource[], set: SourceSet | undefined, budget: number): string {
-  const key = JSON.stringify([SUMMARY_VERSION, budget, sources.map(sourceIdentity), set?.digest ?? ""]);
+  // The index cache's version too: a change to how files are parsed must not be served from an older summary.
+  const key = JSON.stringify([SUMMARY_VERSION, CACHE_VERSION, budget, sources.map(sourceIdentity), set?.digest ?? ""]);
   return join(cacheDir, `summary-${Bun.hash(key).toString(36)}.json`);
 }
 
 /**
- * The fingerprint of every component file as it is now, or undefined when some file is not in
- * the index cache (then a full load parses it anyway, and writes a new summary).
+ * The fingerprint of every component file as it is now (its key, size and mtime: what the index
+ * cache checks a file by). A summary stored under the same fingerprint was made from these very
+ * files, so a start needs nothing of the index cache to trust it: the cache is opened only when
+ * the registry is built.
  */
-function fingerprint(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string): string | undefined {
+function fingerprint(sources: readonly ComponentSource[], set: SourceSet | undefined): string {
   const parts: string[] = [];
   for (const source of set && !set.immutable ? [...sources, ...set.list()] : sources) {
     // A versioned install never changes in place (the plugin layer checks its files at start-up,
     // and an update is a new folder): its folder names its content, and the summary's file name
     // names the folder (summaryPath), so nothing of it is read or added here.
     if (source.immutable) continue;
-    // Most user and project folders do not exist: nothing to scan or look up.
-    const entries = hasFolder(source) ? scanSource(source).entries : [];
-    if (entries.length > 0) {
-      const cache = IndexCache.open(cacheDir, source);
-      for (const entry of entries) {
-        if (!cache.lookup(entry)) return undefined;
-        parts.push(`${entry.key}\u0000${entry.size}\u0000${entry.mtimeMs}`);
-      }
-    }
+    // Most user and project folders do not exist: nothing to scan.
+    if (hasFolder(source)) for (const entry of scanSource(source).entries) parts.push(`${entry.key}\u0000${entry.size}\u0000${entry.mtimeMs}`);
     parts.push(`\u0001${source.root}`);
   }
   return Bun.hash(parts.join("\n")).toString(36);
+}
+
+/** Whether every component file is in the index cache as it is now (a full load just wrote them there). */
+function allIndexed(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string): boolean {
+  for (const source of set && !set.immutable ? [...sources, ...set.list()] : sources) {
+    if (source.immutable || !hasFolder(source)) continue;
+    const entries = scanSource(source).entries;
+    if (entries.length === 0) continue;
+    const cache = IndexCache.open(cacheDir, source);
+    if (!entries.every((entry) => cache.lookup(entry) !== undefined)) return false;
+  }
+  return true;
 }
 
 /** The stored listing's shape (its lines are not looked at one by one: a start would pay for hundreds). */
@@ -89,8 +97,7 @@ function isListing(value: unknown): value is AgentListingLines {
 
 /** The summary of the last full load over `sources` then `set`, if no component file changed since. */
 export function cachedSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number): { summary?: StartupSummary; fingerprint?: string } {
-  const current = fingerprint(sources, set, cacheDir);
-  if (current === undefined) return {};
+  const current = fingerprint(sources, set);
   try {
     const stored = readAsciiJson(summaryPath(cacheDir, sources, set, budget)) as Partial<StoredSummary>;
     if (stored.version === SUMMARY_VERSION && stored.fingerprint === current && typeof stored.catalogue === "string") {
@@ -105,9 +112,10 @@ export function cachedSummary(sources: readonly ComponentSource[], set: SourceSe
 
 /** Records the summary of a full load; a failed write only costs speed next time. */
 export async function saveSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number, summary: StartupSummary): Promise<void> {
-  // After a full load every file is in the index cache, so the fingerprint exists.
-  const current = fingerprint(sources, set, cacheDir);
-  if (current === undefined) return;
+  // Only a load whose files all reached the index cache is summarised: one that could not write
+  // the cache (a read-only state dir) would parse them all again on the way to the registry anyway.
+  if (!allIndexed(sources, set, cacheDir)) return;
+  const current = fingerprint(sources, set);
   const path = summaryPath(cacheDir, sources, set, budget);
   try {
     mkdirSync(dirname(path), { recursive: true });

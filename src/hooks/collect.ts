@@ -9,7 +9,10 @@ import { compileHandler, type HandlerContext, type HandlerSlot } from "./compile
 import { EVENT_TRAITS, type HookEventName, HOOK_EVENT_NAMES, isFiredEvent, isHookEvent } from "./events.ts";
 import { compileMatcher } from "./matcher.ts";
 import type { CompiledHook, HookConfig, HookOrigin, MatcherRule, HookPolicy, HookProblem, HookProblemSeverity, HookSource, HookSourceInfo } from "./types.ts";
+import { policyBlock, SCOPE_LABELS } from "./policy.ts";
 import { urlAllowed } from "./url-allowlist.ts";
+
+export { policyBlock };
 
 export interface CollectOptions {
   /** Where relative script paths resolve and `${CLAUDE_PROJECT_DIR}` points. */
@@ -17,13 +20,6 @@ export interface CollectOptions {
   policy?: HookPolicy;
 }
 
-const SCOPE_LABELS: Record<string, string> = {
-  managed: "Managed Settings",
-  cli: "Command-line Settings",
-  local: "Local Settings",
-  project: "Project Settings",
-  user: "User Settings",
-};
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -87,22 +83,6 @@ function unwrap(source: HookSource): { map: unknown; keyPath: string } {
     return { map: value.hooks, keyPath: keyPath === "" ? "hooks" : `${keyPath}.hooks` };
   }
   return { map: value, keyPath: keyPath === "" ? "hooks" : keyPath };
-}
-
-/** Why the policy keeps every hook of this origin from running, if it does. */
-export function policyBlock(origin: HookOrigin, policy: HookPolicy): string | undefined {
-  const managed = origin.kind === "settings" && origin.scope === "managed";
-  const disable = policy.disableAllHooks;
-  if (disable?.value === true && (disable.scope === "managed" || !managed)) {
-    return `disableAllHooks is set in ${SCOPE_LABELS[disable.scope]?.toLowerCase() ?? disable.scope}`;
-  }
-  if (policy.allowManagedHooksOnly && !managed && !(origin.kind === "plugin" && origin.managedForced)) {
-    return "managed settings allow only managed hooks (allowManagedHooksOnly)";
-  }
-  if (policy.strictPluginOnly && !managed && origin.kind !== "plugin") {
-    return "managed settings allow only plugin and managed hooks (strictPluginOnlyCustomization)";
-  }
-  return undefined;
 }
 
 function suggestEvent(name: string): string {

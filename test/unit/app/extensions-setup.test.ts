@@ -3,7 +3,7 @@
 // made when the registry is built), lists the agents sorted by name with each description on one
 // line both times, and a changed file of the user's own makes the start load in full again.
 import { describe, expect, test } from "bun:test";
-import { utimesSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { agentListingLines } from "../../../src/app/agent-listing.ts";
 import { loadSessionExtensions, type ExtensionsInput } from "../../../src/app/extensions-setup.ts";
@@ -71,6 +71,30 @@ describe("the extensions a session starts with", () => {
     expect(next.made()).toBe(1);
     expect(started.registry?.peek()).toBeDefined();
     expect(started.catalogue).toContain("changed since");
+  });
+
+  test("a summary is trusted by its files' stats alone: with the index cache gone, the start still reads it; the registry parses the files again", async () => {
+    const { home, plugins, input } = setup();
+    const cold = await loadSessionExtensions(input(countedSet(plugins).set));
+    const cache = join(home, "cache");
+    for (const name of readdirSync(cache).filter((file) => !file.startsWith("summary-"))) rmSync(join(cache, name));
+    const next = countedSet(plugins);
+    const warm = await loadSessionExtensions(input(next.set));
+    expect(warm.registry?.peek()).toBeUndefined();
+    expect(next.made()).toBe(0);
+    expect({ catalogue: warm.catalogue, agents: warm.agents }).toEqual({ catalogue: cold.catalogue, agents: cold.agents });
+    expect((await warm.registry?.get())?.skills.map((skill) => skill.name).sort()).toEqual(["mine", "p0:alpha"]);
+  });
+
+  test("a cache folder that cannot be made (a file is in its place): no summary is stored, every start loads in full", async () => {
+    const { home, plugins, input } = setup();
+    writeTree(home, { cache: "not a folder" });
+    await loadSessionExtensions(input(countedSet(plugins).set));
+    const next = countedSet(plugins);
+    const started = await loadSessionExtensions(input(next.set));
+    expect(next.made()).toBe(1);
+    expect(started.registry?.peek()).toBeDefined();
+    expect(readFileSync(join(home, "cache"), "utf8")).toBe("not a folder");
   });
 
   test("another set of plugins is another summary", async () => {
