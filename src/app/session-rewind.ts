@@ -212,7 +212,7 @@ export async function rewindSession(host: RewindHost, target: number | string, s
     throw new FatalError("usage", `error: the conversation cannot go back to before prompt ${prompt}: ${host.transcript ? "its place in the transcript was not recorded" : "it is no longer in memory and this session keeps no transcript"}.`, "Restore the code only.");
   }
   if (scope !== "conversation") outcome.files = await rewindFiles(checkpoints, prompt, options);
-  else if (!dryRun) checkpoints.forget(prompt);
+  else if (!dryRun) await checkpoints.forget(prompt);
   if (dryRun) return scope === "code" ? outcome : { ...outcome, ...(index >= 0 ? { messages: index } : {}) };
   for (const key of [...host.promptMessages.keys()]) if (key >= prompt) host.promptMessages.delete(key);
   const note = rewindNote(prompt, scope, outcome.files?.kept ?? []);

@@ -24,10 +24,10 @@ function coreSettings(gitDir: string): string[] {
 }
 
 describe.skipIf(!canWriteGitDir)("a shadow repository's git dir", () => {
-  test("git accepts it, with the settings its own init probes for here", () => {
+  test("git accepts it, with the settings its own init probes for here", async () => {
     const root = tempDirectory("clew-git-dir-");
     const ours = join(root, "state", "checkpoints.git");
-    expect(createGitDir(ours)).toBe(true);
+    expect(await createGitDir(ours)).toBe(true);
     expect(git(["--git-dir", ours, "symbolic-ref", "HEAD"])).toBe("refs/heads/master\n");
     expect(git(["--git-dir", ours, "rev-parse", "--is-bare-repository"])).toBe("false\n");
     expect(readFileSync(join(ours, "info", "exclude"), "utf8")).toBe("");
@@ -46,14 +46,14 @@ describe.skipIf(!canWriteGitDir)("a shadow repository's git dir", () => {
   test("a repository already there is left as it is; a half-made folder in the way falls back to git init", async () => {
     const root = tempDirectory("clew-git-dir-");
     const existing = join(root, "existing.git");
-    expect(createGitDir(existing)).toBe(true);
+    expect(await createGitDir(existing)).toBe(true);
     writeFileSync(join(existing, "HEAD"), "ref: refs/heads/kept\n");
-    expect(createGitDir(existing)).toBe(true);
+    expect(await createGitDir(existing)).toBe(true);
     expect(readFileSync(join(existing, "HEAD"), "utf8")).toBe("ref: refs/heads/kept\n");
 
     const halfMade = join(root, "half.git");
     mkdirSync(join(halfMade, "objects"), { recursive: true });
-    expect(createGitDir(halfMade)).toBe(false);
+    expect(await createGitDir(halfMade)).toBe(false);
     expect(readdirSync(root).sort()).toEqual(["existing.git", "half.git"]);
 
     const work = join(root, "work");

@@ -4,6 +4,8 @@
 // once a shell has run, or in a resumed session, a reading turn's end is snapshot again (something
 // may have been left running); a read runs while the snapshot before its prompt is still held up, and a Bash change
 // made after it is still put back by a rewind; a read with a hook on it waits for the snapshot.
+// Each project has a `.gitattributes`, so that git takes its snapshots (a small project without
+// one is read in-process, no git to watch: see checkpoint-edits.test.ts).
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,7 +40,7 @@ const quiet = () => undefined;
 
 describe("checkpoints turn by turn", () => {
   test("a turn that only reads records its end as its start with no git; after a shell ran, a reading turn's end is snapshot", async () => {
-    const dir = writeWorkspace({ "a.txt": "alpha\n", "src/b.ts": "export const b = 1;\n" });
+    const dir = writeWorkspace({ ".gitattributes": "", "a.txt": "alpha\n", "src/b.ts": "export const b = 1;\n" });
     const configDir = tempDirectory("clew-ckpt-turns-config-");
     const git = gitShim();
     // What the shadow repository had run when each turn's last answer was asked for (its snapshot before the prompt long done).
@@ -87,7 +89,7 @@ describe("checkpoints turn by turn", () => {
   }, 60_000);
 
   test("a resumed session's reading turn is snapshot at its end: what its earlier process started may still run", async () => {
-    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const dir = writeWorkspace({ ".gitattributes": "", "a.txt": "alpha\n" });
     const configDir = tempDirectory("clew-ckpt-turns-config-");
     const git = gitShim();
     const atLastAnswer: string[][] = [];
@@ -114,7 +116,7 @@ describe("checkpoints turn by turn", () => {
   }, 60_000);
 
   test("a read runs while the snapshot before its prompt is held up; a Bash change after it is still put back by a rewind", async () => {
-    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const dir = writeWorkspace({ ".gitattributes": "", "a.txt": "alpha\n" });
     const configDir = tempDirectory("clew-ckpt-turns-config-");
     const git = gitShim();
     git.hold();
@@ -143,7 +145,7 @@ describe("checkpoints turn by turn", () => {
   }, 60_000);
 
   test("a read with a PreToolUse hook waits for the snapshot: the hook's file is put back by a rewind", async () => {
-    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const dir = writeWorkspace({ ".gitattributes": "", "a.txt": "alpha\n" });
     const configDir = tempDirectory("clew-ckpt-turns-config-");
     const git = gitShim();
     const hook = join(configDir, "before-read.sh");
@@ -162,7 +164,7 @@ describe("checkpoints turn by turn", () => {
     ]);
     await session.runTurn("read a", quiet, new AbortController().signal);
 
-    // The snapshot of this small project is one `add`: done before the hook ran.
+    // The snapshot of this small project is one `add` (see ShadowRepo.snapshot): done before the hook ran.
     expect(readFileSync(join(configDir, "seen-by-hook"), "utf8")).toContain("done add");
     expect(readFileSync(join(dir, "hooked.txt"), "utf8")).toBe("hooked\n");
     expect((await session.rewindFiles(1)).files).toEqual({ restored: [], removed: ["hooked.txt"], kept: [] });

@@ -4,9 +4,10 @@
 // when something needs it) — in the project and in an --add-dir folder — and a rewind still puts
 // back exactly the turn's changes while files changed by hand afterwards are kept; an Edit through
 // a link records its target; an ignored file is left out of the turn's end, as git would leave it;
-// a Bash call in the turn makes the end a whole snapshot (one `add` in a small project), which
-// sees what the command made; a file outside every folder is left out. The snapshot before the prompt
-// runs while the first request is in flight. Hooks configured for other tools and events that never
+// a Bash call in the turn makes the end a whole snapshot (of this small project, read in-process
+// too), which sees what the command made; a file outside every folder is left out. The snapshot before the prompt
+// runs while the first request is in flight, read in-process or taken by git (a project with a
+// `.gitattributes` is git's to snapshot, which is how the tests below that hold git back get one). Hooks configured for other tools and events that never
 // ran leave an Edit-only end as it is; one that ran outside the loop makes it a whole snapshot; a
 // Notification hook fired mid-turn waits for the snapshot to have read the files.
 import { afterEach, describe, expect, test } from "bun:test";
@@ -80,7 +81,7 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
     await session.close();
   }, 60_000);
 
-  test("in an --add-dir folder too: its files are added by name in its own repository, a hand edit there is kept", async () => {
+  test("in an --add-dir folder too: its files are recorded in its own repository, a hand edit there is kept", async () => {
     const dir = writeWorkspace({ "a.txt": "alpha\n" });
     const other = writeWorkspace({ "o.txt": "other\n", "hand.txt": "hand\n" });
     const git = gitShim();
@@ -162,7 +163,7 @@ describe("the end of a turn that changed files only with Edit, Write and Noteboo
       lastAnswer(config, git, seen),
     ]);
     await session.runTurn("change a, run a command", quiet, new AbortController().signal);
-    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
+    expect(await atTheEnd(configDir, git, seen)).toEqual([]);
 
     writeFileSync(join(dir, "b.txt"), "bravo, by hand\n");
     expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: ["made.txt"], kept: ["b.txt"] });
@@ -199,7 +200,7 @@ describe("hooks and the end of an Edit-only turn", () => {
   }, 60_000);
 
   test("a Notification hook fired during the turn waits until the snapshot has read the files, as the loop's hooks do", async () => {
-    const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const dir = writeWorkspace({ "a.txt": "alpha\n", ".gitattributes": "" });
     const git = gitShim();
     const hooks = { Notification: [{ hooks: [{ type: "command", command: "touch notified" }] }] };
     const { session, reports } = await open(dir, git, () => [reply().toolUse("Read", { file_path: join(dir, "a.txt") }), reply().text("Done.")], [], { hooks });
@@ -221,20 +222,55 @@ describe("hooks and the end of an Edit-only turn", () => {
     const dir = writeWorkspace({ "a.txt": "alpha\n" });
     const git = gitShim();
     const seen = { count: 0 };
-    const hooks = { SessionStart: [{ hooks: [{ type: "command", command: "(sleep 0.3; echo late > late.txt) >/dev/null 2>&1 &" }] }] };
-    const { session, reports, configDir } = await open(dir, git, editTurn(dir, git, seen), [], { hooks });
-    await waitFor(() => existsSync(join(dir, "late.txt")), "the SessionStart hook's background work");
+    const hooks = { SessionStart: [{ hooks: [{ type: "command", command: "(sleep 0.5; echo late > late.txt) >/dev/null 2>&1 &" }] }] };
+    const { session, reports, configDir } = await open(dir, git, (config) => [
+      reply().toolUse("Read", { file_path: join(dir, "a.txt") }),
+      async () => {
+        // The hook's work lands during the turn, after the snapshot before it.
+        await waitFor(() => existsSync(join(dir, "late.txt")), "the SessionStart hook's background work");
+        return reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" });
+      },
+      lastAnswer(config, git, seen),
+    ], [], { hooks });
     await session.runTurn("change a", quiet, new AbortController().signal);
-    expect(await atTheEnd(configDir, git, seen)).toEqual(["add", "done add"]);
-    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
+    expect(await atTheEnd(configDir, git, seen)).toEqual([]);
+    // The turn's end holds late.txt: the hook's file counts as the turn's, and a rewind removes it.
+    expect((await session.rewindPoints()).map((point) => point.changes.files)).toEqual([2]);
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: ["late.txt"], kept: [] });
     expect(reports).toEqual([]);
     await session.close();
   }, 60_000);
 });
 
 describe("the snapshot before a prompt", () => {
-  test("runs while the first request is in flight: the model's first answer is given once the snapshot has read the files", async () => {
+  test("of a small project is read in-process while the first request is in flight, and no git runs in the turn", async () => {
     const dir = writeWorkspace({ "a.txt": "alpha\n" });
+    const git = gitShim();
+    const kept = (configDir: string) => [...new Bun.Glob("projects/*/checkpoints.git/kept/*.edits").scanSync({ cwd: configDir })];
+    const { session, reports, configDir } = await open(dir, git, (config) => [
+      async () => {
+        // Were the snapshot to wait for this answer, it would never come (the wait fails the test).
+        await waitFor(() => kept(config()).length > 0 || undefined, "the snapshot's files, read while the first request is out");
+        return reply().toolUse("Read", { file_path: join(dir, "a.txt") });
+      },
+      reply().toolUse("Edit", { file_path: join(dir, "a.txt"), old_string: "alpha", new_string: "ALPHA" }),
+      reply().text("Done."),
+    ]);
+    await session.runTurn("change a", quiet, new AbortController().signal);
+    await waitFor(() => records(configDir).some((record) => record.after !== undefined) || undefined, "the end of the turn");
+    expect(git.commands()).toEqual([]);
+    // The rewind is the first to need the trees: git writes them then.
+    expect((await session.rewindFiles(1)).files).toEqual({ restored: ["a.txt"], removed: [], kept: [] });
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("alpha\n");
+    expect(git.commands()).toContain("done write-tree");
+    expect(kept(configDir)).toEqual([]);
+    expect(reports).toEqual([]);
+    await session.close();
+  }, 60_000);
+
+
+  test("runs while the first request is in flight: the model's first answer is given once the snapshot has read the files", async () => {
+    const dir = writeWorkspace({ "a.txt": "alpha\n", ".gitattributes": "" });
     const git = gitShim();
     const { session, reports } = await open(dir, git, () => [
       async () => {

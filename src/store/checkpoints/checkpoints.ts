@@ -7,8 +7,9 @@
  *
  * Format 2 keys each tree by its root; a format 1 file (one tree, the project's) still loads. A
  * tree a snapshot had to add files for is recorded as a kept index (`index:<id>`, see
- * kept-index.ts) and written when something needs it: a rewind, the list of prompts, or the
- * session's next prompt, behind its record.
+ * kept-index.ts), one read in-process (a small work tree, a turn's end that only edited files)
+ * as kept contents (`edits:<id>`, see file-edits.ts); either is written when something needs it:
+ * a rewind, the list of prompts, or the session's next prompt, behind its record.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -135,7 +136,10 @@ export class SessionCheckpoints {
    * checkpoints from it on are dropped, and what their turns did counts as the previous turn's
    * work (not as changes by hand), so a later rewind further back still undoes it.
    */
-  forget(prompt: number): void {
+  async forget(prompt: number): Promise<void> {
+    if (!this.records.some((item) => item.prompt >= prompt)) return;
+    // The trees first: a turn's end kept as edits needs its prompt's tree, whose record goes now.
+    await this.resolveKept();
     const dropped = this.records.filter((item) => item.prompt >= prompt);
     if (dropped.length === 0) return;
     const all = this.records;

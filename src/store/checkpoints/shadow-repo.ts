@@ -12,9 +12,10 @@ import { dirname, join } from "node:path";
 import type { SimpleGit } from "simple-git";
 import { gitEnvironment } from "../../util/git-environment.ts";
 import { canWriteGitDir, createGitDir } from "./git-dir.ts";
-import { readEdits, recordEdits, writeBlobs } from "./file-edits.ts";
-import { keepIndex, keptFiles, KeptIndexLost, mustExist, noteKeptTree, readKeptTree, releaseKept, type KeptFiles } from "./kept-index.ts";
-import { isSmallTree, SMALL_TREE_ENTRIES } from "./small-tree.ts";
+import { locking, run } from "./git-run.ts";
+import { attributesMayApply, readEdits, recordEdits, writeEdits, writeEditsTree, type EditsFile } from "./file-edits.ts";
+import { keepIndex, keptFiles, keptId, KeptIndexLost, mustExist, noteKeptTree, readKeptTree, releaseKept, type KeptFiles } from "./kept-index.ts";
+import { isSmallTree, readSmallTree, SMALL_TREE_BYTES, SMALL_TREE_ENTRIES } from "./small-tree.ts";
 
 export interface ShadowRepoOptions {
   /** The working directory (the work tree). */
@@ -62,8 +63,6 @@ export interface TreeChange {
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_NEW_FILES = 100_000;
-/** Attempts of a command that writes the index while another holds its lock (about half a second in all). */
-const LOCK_TRIES = 10;
 /** Changed paths given to `add` by name up to this many (an argument list stays well under the OS limit). */
 const MAX_NAMED_PATHS = 1_000;
 /** Safety settings on every command: nothing of the user's configuration may run code here. */
@@ -72,9 +71,11 @@ const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.a
 export class ShadowRepo {
   private git?: SimpleGit;
   /** A client like `git` whose index is another file: a kept index (see `resolve`). */
-  private gitWithIndex?: (index: string) => SimpleGit;
+  private gitWithIndex?: (index: string, otherWorkTree?: string) => SimpleGit;
   /** Kept trees being written, so that one asked for twice at once (an edits' base) is written once. */
   private readonly resolving = new Map<string, Promise<string>>();
+  /** This repository object's own (one session's): see writeEdits. */
+  private readonly salt = keptId();
 
   constructor(private readonly options: ShadowRepoOptions) {}
 
@@ -103,14 +104,16 @@ export class ShadowRepo {
       GIT_TRACE: "2",
       GIT_AUTHOR_NAME: "clew", GIT_AUTHOR_EMAIL: "clew@localhost", GIT_COMMITTER_NAME: "clew", GIT_COMMITTER_EMAIL: "clew@localhost",
     });
-    const fresh = !existsSync(join(gitDir, "HEAD")) && !(canWriteGitDir && createGitDir(gitDir));
+    // The git dir is written while simple-git loads.
+    const [made, { simpleGit }] = await Promise.all([existsSync(join(gitDir, "HEAD")) || (canWriteGitDir && createGitDir(gitDir)), import("simple-git")]);
+    const fresh = !made;
     if (fresh) await mkdir(gitDir, { recursive: true });
-    const { simpleGit } = await import("simple-git");
     // Run from `/`, which always exists (the work tree may have been deleted whole) and is never
     // below the work tree's top (a git dir inside the work tree, e.g. clew's state in an added home
     // folder, would make git see only what lies under it): paths are taken from the top. The
     // "unsafe" settings are the safe ones here: hooks and fsmonitor off, an empty init template.
-    const withIndex = (index: string) => simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeTemplateDir: true }, allowEnvironment: prepared.allowEnvironment }).env({ ...prepared.env, GIT_INDEX_FILE: index });
+    const withIndex = (index: string, otherWorkTree?: string) =>
+      simpleGit({ baseDir: "/", config: SAFE_CONFIG, unsafe: { ...prepared.unsafe, allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeTemplateDir: true }, allowEnvironment: prepared.allowEnvironment }).env({ ...prepared.env, GIT_INDEX_FILE: index, ...(otherWorkTree ? { GIT_WORK_TREE: otherWorkTree } : {}) });
     const git = withIndex(join(gitDir, "index"));
     if (fresh) {
       // No template: nothing of git's sample hooks or description is copied.
@@ -142,8 +145,10 @@ export class ShadowRepo {
       options.captured?.();
       return { tree: EMPTY_TREE, skipped: [] };
     }
-    const git = await this.client();
     const limits = { files: this.options.maxNewFiles ?? DEFAULT_MAX_NEW_FILES, bytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+    const kept = options.keep ? await this.readInProcess(limits, options) : undefined;
+    if (kept) return { tree: kept, skipped: [] };
+    const git = await this.client();
     // The first snapshot, or one after anything may have changed, of a small tree: one `add` does
     // it all, the limits cannot be reached (see small-tree.ts). Otherwise, when nothing is expected
     // to have changed, one round of listings (see `tracked`) is cheaper than an `add` of everything.
@@ -161,6 +166,29 @@ export class ShadowRepo {
     options.captured?.();
     if (changed.length === 0 && tracked.tree !== undefined) return { tree: tracked.tree, skipped };
     return { tree: (changed.length > 0 && options.keep ? keepIndex(this.options.gitDir, this.options.maxKeptIndexBytes) : undefined) ?? (await locking(git, ["write-tree"])).trim(), skipped };
+  }
+
+  /**
+   * A small work tree read in-process, its tree written when needed (see file-edits.ts): no git,
+   * and the files are read before this returns — so only while no shared index exists (none of
+   * this project's snapshots needed one yet; with one, what it tracks though ignored must stay),
+   * and only where git would store every file as it is. Undefined when git must take it.
+   */
+  private async readInProcess(limits: { files: number; bytes: number }, options: SnapshotOptions): Promise<string | undefined> {
+    const { gitDir, workTree } = this.options;
+    // A git dir that is not a folder (something in its way) is for git's snapshot to fail on, and say why.
+    const folder = lstatSync(gitDir, { throwIfNoEntry: false });
+    if (!canWriteGitDir || (folder && !folder.isDirectory()) || existsSync(join(gitDir, "index")) || attributesMayApply(gitDir, workTree, [])) return undefined;
+    // Without git the tree could never be written: git's snapshot fails now instead, and says so.
+    if (!Bun.which("git", { PATH: this.options.path })) return undefined;
+    const files = readSmallTree(workTree, { maxEntries: Math.min(SMALL_TREE_ENTRIES, limits.files), maxBytes: SMALL_TREE_BYTES, maxFileBytes: limits.bytes }, this.options.exclude);
+    if (!files) return undefined;
+    options.captured?.();
+    // Made now, through the thread pool, for the tree to be written in later: the kept file goes inside it.
+    // Where it cannot be put in place (a half-made folder in the way), git init repairs it, or says why not.
+    if (!existsSync(join(gitDir, "HEAD")) && !(await createGitDir(gitDir))) await this.client();
+    // Over nothing: without a shared index, nothing is tracked that an ignore rule could leave in.
+    return writeEdits(gitDir, { base: EMPTY_TREE, whole: true, files }, this.salt);
   }
 
   /**
@@ -196,7 +224,7 @@ export class ShadowRepo {
     if (files.length === 0 || files.length > MAX_NAMED_PATHS || since === EMPTY_TREE) return undefined;
     const { gitDir, workTree } = this.options;
     if (!existsSync(join(gitDir, "objects")) || !existsSync(workTree)) return undefined;
-    return recordEdits(gitDir, workTree, since, files, this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+    return recordEdits(gitDir, workTree, since, files, this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, this.salt);
   }
 
   /**
@@ -235,14 +263,10 @@ export class ShadowRepo {
     return written;
   }
 
-  /**
-   * The tree of a list of edits: its base read into an index of its own, the files git would add
-   * (tracked there, or new and not ignored: `ls-files` says) set to their blobs, the tree written.
-   * A base that is lost loses the edits with it.
-   */
-  private async writeEditsTree(file: string, withIndex: (index: string) => SimpleGit): Promise<string> {
+  /** The tree of a list of edits (see file-edits.ts), in an index of its own. A base that is lost loses the edits with it. */
+  private async writeEditsTree(file: string, withIndex: (index: string, otherWorkTree?: string) => SimpleGit): Promise<string> {
     if (!existsSync(file)) throw new KeptIndexLost(`the checkpoint's list of edits is missing (${file})`);
-    let edits: ReturnType<typeof readEdits>;
+    let edits: EditsFile;
     try {
       edits = readEdits(file);
     } catch (error) {
@@ -251,16 +275,8 @@ export class ShadowRepo {
     }
     const base = await this.resolve(edits.base);
     const index = `${file}.${process.pid}.index`;
-    const git = withIndex(index);
     try {
-      await run(git, ["read-tree", base]);
-      const paths = edits.files.map((item) => item.path);
-      const addable = new Set((await run(git, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...paths])).split("\0"));
-      const added = edits.files.filter((item) => addable.has(item.path));
-      const blobs = await writeBlobs(this.options.gitDir, added.map((item) => item.content));
-      const entries = added.flatMap((item, at) => ["--cacheinfo", `${item.mode},${blobs[at] ?? ""},${item.path}`]);
-      if (entries.length > 0) await run(git, ["update-index", "--add", ...entries]);
-      return (await run(git, ["write-tree"])).trim();
+      return await writeEditsTree(edits, base, this.options.gitDir, { git: withIndex(index), inWorkTree: (workTree) => withIndex(index, workTree), workTreeExists: existsSync(this.options.workTree) });
     } finally {
       rmSync(index, { force: true });
     }
@@ -366,38 +382,6 @@ export class ShadowRepo {
       }
     }
     if (present.length > 0) await locking(git, ["checkout", tree, "--", ...present]);
-  }
-}
-
-/**
- * A command that writes the index, tried again while another's holds its lock: the project's
- * sessions share this repository, and the other's command takes milliseconds.
- */
-async function locking(git: SimpleGit, args: string[]): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run(git, args);
-    } catch (error) {
-      if (attempt >= LOCK_TRIES || !(error instanceof Error) || !/index\.lock': File exists/.test(error.message)) throw error;
-      await Bun.sleep(10 * attempt);
-    }
-  }
-}
-
-/** A line of git's trace (GIT_TRACE, see `client`): noise in an error, which is git's own message without it. */
-const TRACE_LINE = /^\d{2}:\d{2}:\d{2}\.\d+ \S+:\d+ +trace: /;
-
-async function run(git: SimpleGit, args: string[]): Promise<string> {
-  try {
-    return await git.raw(args);
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    const message = error.message
-      .split("\n")
-      .filter((line) => !TRACE_LINE.test(line))
-      .join("\n")
-      .trim();
-    throw new Error(message || error.message, { cause: error });
   }
 }
 

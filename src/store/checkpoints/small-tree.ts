@@ -5,8 +5,9 @@
  * Counting a small tree in-process costs a fraction of a millisecond; the listing costs a git
  * process. The walk stops at the first sign of a big tree, so a big one costs little more.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { fileMode, type FileMode } from "./file-edits.ts";
 
 /** Files (and folders) a tree may hold to count as small: far below any listing's limit, and quick to walk. */
 export const SMALL_TREE_ENTRIES = 2_000;
@@ -33,4 +34,49 @@ export function isSmallTree(root: string, maxEntries: number, maxFileBytes: numb
     return false;
   }
   return true;
+}
+
+/** A small tree's files for an in-process snapshot (see file-edits.ts): bytes at most. */
+export const SMALL_TREE_BYTES = 1024 * 1024;
+
+/**
+ * Every file and link of `root` with its content (a link's: its target), when the tree is small —
+ * at most `maxEntries` entries and `maxBytes` bytes, no file over `maxFileBytes` — and git would
+ * store each as it is: no `.gitattributes`, no repository nested in it, nothing but files, folders
+ * and links, names that are text. `exclude`: folders (relative, `/`-separated) checkpointed
+ * elsewhere, left out. Undefined otherwise (or when something cannot be read): git takes the snapshot.
+ */
+export function readSmallTree(root: string, limits: { maxEntries: number; maxBytes: number; maxFileBytes: number }, exclude: readonly string[] = []): Array<{ path: string; mode: FileMode; content: Uint8Array }> | undefined {
+  const skipped = new Set(exclude);
+  const files: Array<{ path: string; mode: FileMode; content: Uint8Array }> = [];
+  const folders = [""];
+  let seen = 0;
+  let bytes = 0;
+  try {
+    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+      for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+        const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
+        if (entry.name === ".git") {
+          // The user's own repository is never part of it; one further down is kept by git as a commit id.
+          if (folder === "") continue;
+          return undefined;
+        }
+        if (++seen > limits.maxEntries || entry.name === ".gitattributes" || entry.name.includes("\uFFFD")) return undefined;
+        const full = join(root, path);
+        if (entry.isDirectory()) {
+          if (!skipped.has(path)) folders.push(path);
+        } else if (entry.isSymbolicLink()) {
+          files.push({ path, mode: "120000", content: readlinkSync(full, { encoding: "buffer" }) });
+        } else if (entry.isFile()) {
+          const stat = lstatSync(full);
+          bytes += stat.size;
+          if (stat.size > limits.maxFileBytes || bytes > limits.maxBytes) return undefined;
+          files.push({ path, mode: fileMode(stat.mode), content: readFileSync(full) });
+        } else return undefined;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return files;
 }
