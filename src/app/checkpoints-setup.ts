@@ -71,6 +71,9 @@ export interface CheckpointPort {
   readonly failure: string | undefined;
 }
 
+/** Kept trees of ended sessions written behind each prompt's record: a `-p` run leaves two (its prompt's start and end). */
+const LEFTOVERS_PER_PROMPT = 2;
+
 export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | undefined {
   if (!input.enabled) return undefined;
   let loading: Promise<SessionCheckpoints> | undefined;
@@ -133,6 +136,8 @@ export function sessionCheckpoints(input: CheckpointsInput): CheckpointPort | un
       await guarded((checkpoints) => checkpoints.describe(prompt, details));
       // The earlier prompts' trees, kept as indexes to spare their turns a git process, are written behind this one's record.
       void guarded((checkpoints) => checkpoints.resolveKept(prompt));
+      // And a few that ended sessions left unwritten (the previous `-p` runs' in this project), so their copies do not pile up.
+      void guarded((checkpoints) => checkpoints.writeLeftovers(LEFTOVERS_PER_PROMPT));
     },
     discard: async (prompt) => {
       await guarded((checkpoints) => checkpoints.discard(prompt));

@@ -5,10 +5,14 @@
 // git could store a file otherwise or no git is there to write it. A turn's end recorded as its
 // files' contents runs no git either: its tree is the whole snapshot's at the turn's end, whatever
 // changed since, over a tree, a kept index or an in-process snapshot alike. The same files twice
-// are one name; a kept file removed by hand is a lost checkpoint, never a wrong one.
+// are one name; a kept file removed by hand is a lost checkpoint, never a wrong one. What ended
+// sessions left unwritten is written by a later session (a few at a time, never its own, never
+// a recent one), and the ended session still rewinds from it.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SessionCheckpoints } from "../../src/store/checkpoints/checkpoints.ts";
+import { WorkTrees } from "../../src/store/checkpoints/work-trees.ts";
 import { KeptIndexLost } from "../../src/store/checkpoints/kept-index.ts";
 import { EMPTY_TREE, ShadowRepo } from "../../src/store/checkpoints/shadow-repo.ts";
 import { gitShim } from "../helpers/checkpoint-git-shim.ts";
@@ -192,5 +196,42 @@ describe("a turn's end recorded as its files' contents", () => {
     appendFileSync(join(s.gitDir, "config"), "[core]\n\tfilemode = false\n");
     expect(s.repo.recordFiles(["a.txt"], first)).toBeUndefined();
     expect(existsSync(join(s.gitDir, "kept"))).toBe(true);
+  }, 30_000);
+});
+
+describe("kept contents an ended session left unwritten", () => {
+  test("a later session writes their trees (a few at a time, never its own or recent ones); the ended session still rewinds from them", async () => {
+    const s = setup();
+    const sessionFile = (name: string) => join(s.root, "state", name, "checkpoints.json");
+    const session = (name: string) => new SessionCheckpoints(new WorkTrees(() => s.repo), sessionFile(name));
+    const ended = session("ended");
+    await ended.beforePrompt(1);
+    s.write("a.txt", "alpha, by the agent\n");
+    await ended.afterTurn(1, { written: [join(s.dir, "a.txt")] });
+    const keptNow = () => readdirSync(join(s.gitDir, "kept")).map((file) => file.replace(/^[0-9a-f]+/, "id")).sort();
+    expect(keptNow()).toEqual(["id.edits", "id.edits"]);
+    // A while ago.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const file of readdirSync(join(s.gitDir, "kept"))) utimesSync(join(s.gitDir, "kept", file), old, old);
+
+    const later = session("later");
+    await later.beforePrompt(1);
+    await later.writeLeftovers(0);
+    expect(keptNow()).toEqual(["id.edits", "id.edits", "id.edits"]);
+    await later.writeLeftovers(2);
+    // The ended session's two are trees now, noted; the later session's own is kept as it was.
+    expect(keptNow()).toEqual(["id.edits", "id.tree", "id.tree"]);
+    // Its own stays kept however old: it is for this session's next prompt to write.
+    for (const file of readdirSync(join(s.gitDir, "kept"))) utimesSync(join(s.gitDir, "kept", file), old, old);
+    await later.writeLeftovers(5);
+    expect(keptNow()).toEqual(["id.edits", "id.tree", "id.tree"]);
+    const ids = (JSON.parse(readFileSync(sessionFile("ended"), "utf8")) as { checkpoints: Array<{ before: Record<string, string>; after: Record<string, string> }> }).checkpoints.flatMap((record) => [record.before["."], record.after["."]]);
+    expect(ids.every((id) => existsSync(join(s.gitDir, "kept", `${id?.slice("edits:".length)}.tree`)))).toBe(true);
+
+    const reopened = session("ended");
+    expect((await reopened.turnChanges()).get(1)).toEqual({ files: 1, added: 1, removed: 1 });
+    const plan = await reopened.rewind(1);
+    expect(plan?.restore.map((change) => `${change.status} ${change.path}`)).toEqual(["M a.txt"]);
+    expect(readFileSync(join(s.dir, "a.txt"), "utf8")).toBe("alpha\n");
   }, 30_000);
 });

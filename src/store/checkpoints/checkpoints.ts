@@ -273,6 +273,31 @@ export class SessionCheckpoints {
     }
   }
 
+  /**
+   * Up to `most` kept trees that sessions ended with unwritten (a `-p` run's, which nothing
+   * needed) have their trees written, so their copies of the files do not pile up: each becomes
+   * the tree's id, noted where its session will find it. Never this session's own, never one
+   * touched in the last `quietMs`; one whose base is gone is removed (no session can read it
+   * either), one git fails on is left as it is.
+   */
+  async writeLeftovers(most: number, quietMs = 10 * 60_000): Promise<void> {
+    const mine = new Set(this.records.flatMap((record) => keptOf(record)));
+    const before = this.now().getTime() - quietMs;
+    let left = most;
+    for (const root of this.rootsFrom(0)) {
+      const repo = this.trees.repo(root);
+      for (const kept of repo.leftovers(before)) {
+        if (left <= 0) return;
+        if (mine.has(`${root}\0${kept}`)) continue;
+        left--;
+        await repo.resolve(kept).catch((error: unknown) => {
+          // Its base is gone (its session dropped that prompt): it can never be written, nor read.
+          if (error instanceof KeptIndexLost) repo.release(kept);
+        });
+      }
+    }
+  }
+
   /** The kept indexes of records that are gone (`previous` held them), which no record names any more. */
   private releaseDropped(previous: readonly CheckpointRecord[]): void {
     const named = new Set(this.records.flatMap((record) => keptOf(record)));

@@ -7,7 +7,7 @@
  * process that reads the checkpoint finds the same tree. Only a small index is kept: a big one
  * costs more to copy, and to leave behind, than its tree costs to write.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const PREFIX = "index:";
@@ -83,4 +83,26 @@ export class KeptIndexLost extends Error {}
 /** Throws KeptIndexLost unless the kept index or its tree is there. */
 export function mustExist(kept: KeptFiles, tree: string): void {
   if (!existsSync(kept.index) && !existsSync(kept.tree)) throw new KeptIndexLost(`the checkpoint's kept index ${tree} is missing (${kept.index})`);
+}
+
+/**
+ * The kept trees in `gitDir` not written yet and untouched since `before` (ms since the epoch):
+ * most are a session's that ended without anything needing them (a `-p` run), the oldest first.
+ */
+export function leftoverKept(gitDir: string, before: number): string[] {
+  const folder = join(gitDir, "kept");
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const found: Array<{ name: string; at: number }> = [];
+  for (const file of names) {
+    const match = /^([0-9a-f]{32})\.(index|edits)$/.exec(file);
+    if (!match || names.includes(`${match[1]}.tree`)) continue;
+    const at = statSync(join(folder, file), { throwIfNoEntry: false })?.mtimeMs;
+    if (at !== undefined && at < before) found.push({ name: `${match[2] === "edits" ? EDITS_PREFIX : PREFIX}${match[1]}`, at });
+  }
+  return found.sort((a, b) => a.at - b.at).map((item) => item.name);
 }

@@ -14,7 +14,7 @@ import { gitEnvironment } from "../../util/git-environment.ts";
 import { canWriteGitDir, createGitDir } from "./git-dir.ts";
 import { locking, run } from "./git-run.ts";
 import { attributesMayApply, readEdits, recordEdits, writeEdits, writeEditsTree, type EditsFile } from "./file-edits.ts";
-import { keepIndex, keptFiles, keptId, KeptIndexLost, mustExist, noteKeptTree, readKeptTree, releaseKept, type KeptFiles } from "./kept-index.ts";
+import { keepIndex, keptFiles, keptId, KeptIndexLost, leftoverKept, mustExist, noteKeptTree, readKeptTree, releaseKept, type KeptFiles } from "./kept-index.ts";
 import { isSmallTree, readSmallTree, SMALL_TREE_BYTES, SMALL_TREE_ENTRIES } from "./small-tree.ts";
 
 export interface ShadowRepoOptions {
@@ -280,6 +280,11 @@ export class ShadowRepo {
     } finally {
       rmSync(index, { force: true });
     }
+  }
+
+  /** Kept trees not written yet, untouched since `before` (see leftoverKept). */
+  leftovers(before: number): string[] {
+    return leftoverKept(this.options.gitDir, before);
   }
 
   /** Whatever is left of a kept index once its tree is recorded elsewhere, or it is no longer needed. */
