@@ -11,9 +11,8 @@
  * as kept contents (`edits:<id>`, see file-edits.ts); either is written when something needs it:
  * a rewind, the list of prompts, or the session's next prompt, behind its record.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomicSync } from "../../util/atomic-write.ts";
 import { isKept, KeptIndexLost } from "./kept-index.ts";
 import { PROJECT_ROOT, type DirChange, type Trees, type WorkTrees } from "./work-trees.ts";
 
@@ -308,9 +307,17 @@ export class SessionCheckpoints {
     }
   }
 
+  /**
+   * Whole or not at all (a temporary file renamed over it), but not flushed to the disk: a process
+   * killed loses nothing of it either way, and what it names — kept files, the shadow repository's
+   * objects (git writes them unflushed) — would not outlive a power cut either; on a slow disk the
+   * flush costs milliseconds, twice a turn.
+   */
   private save(): void {
     mkdirSync(dirname(this.file), { recursive: true });
-    writeFileAtomicSync(this.file, `${JSON.stringify({ version: 2, checkpoints: this.records }, null, 2)}\n`);
+    const temp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify({ version: 2, checkpoints: this.records }, null, 2)}\n`);
+    renameSync(temp, this.file);
   }
 }
 

@@ -48,7 +48,8 @@ export const SMALL_TREE_BYTES = 1024 * 1024;
  */
 export function readSmallTree(root: string, limits: { maxEntries: number; maxBytes: number; maxFileBytes: number }, exclude: readonly string[] = []): Array<{ path: string; mode: FileMode; content: Uint8Array }> | undefined {
   const skipped = new Set(exclude);
-  const files: Array<{ path: string; mode: FileMode; content: Uint8Array }> = [];
+  // Counted first, read once it is known to be small: a big tree costs only the walk up to the limit.
+  const found: Array<{ path: string; mode: FileMode | undefined }> = [];
   const folders = [""];
   let seen = 0;
   let bytes = 0;
@@ -62,21 +63,23 @@ export function readSmallTree(root: string, limits: { maxEntries: number; maxByt
           return undefined;
         }
         if (++seen > limits.maxEntries || entry.name === ".gitattributes" || entry.name.includes("\uFFFD")) return undefined;
-        const full = join(root, path);
         if (entry.isDirectory()) {
           if (!skipped.has(path)) folders.push(path);
         } else if (entry.isSymbolicLink()) {
-          files.push({ path, mode: "120000", content: readlinkSync(full, { encoding: "buffer" }) });
+          found.push({ path, mode: undefined });
         } else if (entry.isFile()) {
-          const stat = lstatSync(full);
+          const stat = lstatSync(join(root, path));
           bytes += stat.size;
           if (stat.size > limits.maxFileBytes || bytes > limits.maxBytes) return undefined;
-          files.push({ path, mode: fileMode(stat.mode), content: readFileSync(full) });
+          found.push({ path, mode: fileMode(stat.mode) });
         } else return undefined;
       }
     }
+    return found.map(({ path, mode }) => {
+      const full = join(root, path);
+      return mode === undefined ? { path, mode: "120000" as const, content: readlinkSync(full, { encoding: "buffer" }) } : { path, mode, content: readFileSync(full) };
+    });
   } catch {
     return undefined;
   }
-  return files;
 }
