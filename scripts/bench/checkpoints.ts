@@ -36,6 +36,34 @@ async function sessionRuns(projectDir: string, stateDir: string, workingDirs: re
   return median(times);
 }
 
+/**
+ * A first session's prompt in a small project (40 files; no shared index yet): its checkpoint
+ * before the prompt and the end of a turn that edited two files, each in a fresh state folder —
+ * read in-process, no git (the trees are written when something needs them). Medians.
+ */
+async function smallProjectRuns(root: string, runs: number): Promise<{ before: number; end: number }> {
+  const project = join(root, "small");
+  for (let i = 0; i < 40; i++) {
+    mkdirSync(join(project, `src${i % 4}`), { recursive: true });
+    writeFileSync(join(project, `src${i % 4}`, `m${i}.ts`), `export const value${i} = ${i};\n`.repeat(20));
+  }
+  const before: number[] = [];
+  const end: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const port = sessionCheckpoints({ enabled: true, projectDir: project, stateDir: join(root, `small-state-${i}`), sessionId: "bench", path: process.env.PATH ?? "/usr/bin:/bin", report: () => {} });
+    let started = performance.now();
+    const prompt = await port?.startPrompt();
+    if (prompt !== undefined) await port?.describe(prompt, { text: "bench" });
+    before.push(performance.now() - started);
+    const written = [join(project, "src0", "m0.ts"), join(project, "src1", "m1.ts")];
+    for (const file of written) writeFileSync(file, `export const edited = ${i};\n`);
+    started = performance.now();
+    if (prompt !== undefined) await port?.afterTurn(prompt, { wrote: true, lingers: false, written });
+    end.push(performance.now() - started);
+  }
+  return { before: median(before), end: median(end) };
+}
+
 export async function checkpointsBench(runs: number): Promise<{ lines: string[] }> {
   const root = tempDirectory("clew-bench-ckpt-");
   const work = join(root, "project");
@@ -67,6 +95,7 @@ export async function checkpointsBench(runs: number): Promise<{ lines: string[] 
   // A session's own path: the prompt's number, the snapshot and the record written, then the turn's end.
   const session = await sessionRuns(work, join(root, "state"), [], Math.max(runs, 5));
   const withAdded = await sessionRuns(work, join(root, "state"), [added], Math.max(runs, 5));
+  const small = await smallProjectRuns(root, Math.max(runs, 5));
   rmSync(root, { recursive: true, force: true });
   const quiet = median(unchanged);
   return {
@@ -80,6 +109,8 @@ export async function checkpointsBench(runs: number): Promise<{ lines: string[] 
       `| a session's checkpoint before a prompt (snapshot + record), nothing changed | ${session.toFixed(1)} ms | — | |`,
       `| the same with an --add-dir folder of ${FILES.toLocaleString("en")} files (both snapshot side by side) | ${withAdded.toFixed(1)} ms | ≤ ${TARGET_MS} ms | ${withAdded <= TARGET_MS ? "pass" : "**FAIL**"} |`,
       `| first snapshot of the repository (once per project) | ${firstMs.toFixed(0)} ms | — | |`,
+      `| a first session's checkpoint before a prompt in a 40-file project (read in-process, + record) | ${small.before.toFixed(1)} ms | — | |`,
+      `| the end of its turn that edited two files (in-process, + record) | ${small.end.toFixed(1)} ms | — | |`,
     ],
   };
 }
