@@ -8,6 +8,8 @@ import type { HookEngine, HookEngineOptions } from "../hooks/engine.ts";
 import type { HookCommonInput } from "../hooks/inputs.ts";
 import type { PromptPort } from "../hooks/run-prompt.ts";
 import type { HookConfig, HookPolicy, HookProblem, HookRunRecord, HookSource, HookSourceInfo, HookStartInfo } from "../hooks/types.ts";
+import { policyBlock } from "../hooks/policy.ts";
+import { hookPolicyFromSettings } from "../hooks/settings-sources.ts";
 import { approveHooks, hooksApproved } from "../settings/hook-approvals.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { LazyHookEngine, type PreparedHooks } from "./lazy-hook-engine.ts";
@@ -158,7 +160,7 @@ function heldFiles(held: readonly HookSourceInfo[]): string[] {
 /** The engine's options and the plugins' deferred hooks, once the configuration is collected and its trust settled. */
 function prepared(input: HooksSetupInput, collected: Collected, approved: boolean): PreparedHooks {
   const { modules, sources, policy, config, held } = collected;
-  const [{ collectHooks, policyBlock }, , { matcherAccepts }] = modules;
+  const [{ collectHooks }, , { matcherAccepts }] = modules;
   const trusted = input.loaded.trusted;
   const files = heldFiles(held);
   if (held.length > 0 && !approved) input.report(`clew: hooks in ${files.join(", ")} are not run: this folder is not trusted. To run them, run: clew trust ${JSON.stringify(input.projectDir)}`);
@@ -200,14 +202,13 @@ function prepared(input: HooksSetupInput, collected: Collected, approved: boolea
  * events (the settings loader validated and merged them) and the plugins' events that the policy
  * lets run. Undefined when the configuration has to be collected now.
  */
-async function earlyEvents(input: HooksSetupInput): Promise<ReadonlySet<string> | undefined> {
+function earlyEvents(input: HooksSetupInput): ReadonlySet<string> | undefined {
   // A question to the user belongs to the start, and extra sources are not known by their events.
   if (input.startAfter === undefined || input.approve !== undefined || (input.extraSources?.length ?? 0) > 0) return undefined;
   const hooks: unknown = input.loaded.settings.hooks;
   const events = new Set(typeof hooks === "object" && hooks !== null ? Object.keys(hooks) : []);
   const deferred = input.deferred;
   if (deferred && deferred.sources.length > 0) {
-    const [{ policyBlock }, { hookPolicyFromSettings }] = await Promise.all([import("../hooks/policy.ts"), import("../hooks/settings-sources.ts")]);
     const policy = hookPolicyFromSettings(input.loaded);
     if (deferred.sources.some((source) => policyBlock(source.origin, policy) === undefined)) for (const event of deferred.events) events.add(event);
   }
@@ -218,7 +219,7 @@ export async function setUpHooks(input: HooksSetupInput, force = false): Promise
   const extra = input.extraSources ?? [];
   const deferred = input.deferred;
   if (!force && !hasSettingsHooks(input.loaded) && extra.length === 0 && !deferred?.sources.length) return undefined;
-  const early = await earlyEvents(input);
+  const early = earlyEvents(input);
   let collected: Collected | undefined;
   let engine: LazyHookEngine;
   if (early === undefined) {

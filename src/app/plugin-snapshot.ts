@@ -23,7 +23,7 @@ import { asciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { START_UP_LINES } from "./report-lines.ts";
 
-const SNAPSHOT_VERSION = 15;
+const SNAPSHOT_VERSION = 16;
 /** Records kept besides the newest (other projects, other enabled sets); older ones are removed. */
 const KEEP = 12;
 const REST_SUFFIX = ".rest.json";
@@ -88,21 +88,62 @@ export interface SnapshotRest {
   servers: SnapshotServer[];
 }
 
+/** The first start-up lines — as many as a start prints, and one more — and how many there are in all. */
+export interface StartupLines {
+  lines: string[];
+  count: number;
+}
+
 export interface StoredSnapshot {
+  /** Its `ids` and `lines` are read from the front's tail when first asked for. */
   snapshot: PluginSnapshot;
+  startup: StartupLines;
   /** Reads the rest (once); throws when it cannot be read. */
   rest: () => SnapshotRest;
 }
 
-interface StoredFront extends PluginSnapshot {
+/**
+ * The front is two JSON texts on two lines: this, then the tail — the ids and every start-up line
+ * (600 plugins: ~220 KB of the ~270) — parsed only when asked for, which a start need not do
+ * before its first request (it prints the first lines, and lists the plugins when asked).
+ */
+interface StoredFront extends Omit<PluginSnapshot, "ids" | "lines"> {
   version: number;
   /** The rest's file name, beside the front. */
   rest: string;
+  startup: StartupLines;
+  /** Bun.hash of the tail's text: a tail that is not the one written is a damaged record. */
+  tail: string;
+}
+
+interface StoredTail {
+  ids: PluginSnapshot["ids"];
+  lines: string[];
 }
 
 function isFront(value: Partial<StoredFront>): value is StoredFront {
-  const lists = [value.ids, value.lines, value.hookOrigins, value.hookEvents, value.hookLines, value.serverNames, value.unsureServers, value.bins, value.notInstalled];
-  return value.version === SNAPSHOT_VERSION && typeof value.rest === "string" && basename(value.rest) === value.rest && typeof value.hookLineCount === "number" && typeof value.sourceSet?.digest === "string" && lists.every(Array.isArray);
+  const lists = [value.startup?.lines, value.hookOrigins, value.hookEvents, value.hookLines, value.serverNames, value.unsureServers, value.bins, value.notInstalled];
+  return value.version === SNAPSHOT_VERSION && typeof value.rest === "string" && basename(value.rest) === value.rest && typeof value.tail === "string" && typeof value.startup?.count === "number" && typeof value.hookLineCount === "number" && typeof value.sourceSet?.digest === "string" && lists.every(Array.isArray);
+}
+
+/** The snapshot of a front, its tail parsed on first use (its hash was checked: it parses). */
+function withTail({ version: _version, rest: _rest, startup: _startup, tail: _tail, ...front }: StoredFront, text: string): PluginSnapshot {
+  let tail: StoredTail | undefined;
+  const read = (): StoredTail => (tail ??= JSON.parse(text) as StoredTail);
+  return {
+    ...front,
+    get ids() {
+      return read().ids;
+    },
+    get lines() {
+      return read().lines;
+    },
+  };
+}
+
+/** What a start prints of `lines` (see reportCapped): the first ones, and how many there are. */
+export function startupLinesOf(lines: readonly string[]): StartupLines {
+  return { lines: lines.slice(0, START_UP_LINES + 1), count: lines.length };
 }
 
 // ---- the files -----------------------------------------------------------------------------------
@@ -164,10 +205,13 @@ export function readSnapshot(path: string): StoredSnapshot | undefined {
   let stored: StoredSnapshot | undefined;
   let fd: number | undefined;
   try {
-    const front = JSON.parse(readFileSync(path, "latin1")) as Partial<StoredFront>;
-    if (isFront(front)) {
+    const text = readFileSync(path, "latin1");
+    const cut = text.indexOf("\n");
+    const front = JSON.parse(cut < 0 ? text : text.slice(0, cut)) as Partial<StoredFront>;
+    const tail = text.slice(cut + 1);
+    if (cut >= 0 && isFront(front) && Bun.hash(tail).toString(36) === front.tail) {
       fd = openSync(join(dirname(path), front.rest), "r");
-      stored = { snapshot: front, rest: restReader(fd) };
+      stored = { snapshot: withTail(front, tail), startup: front.startup, rest: restReader(fd) };
     }
   } catch {
     // Missing or damaged (the front, or its rest gone): the plugins load from their folders and the record is written again.
@@ -186,10 +230,13 @@ export function writeSnapshot(path: string, snapshot: PluginSnapshot, rest: Snap
     const restText = asciiJson(rest);
     const restName = `${basename(path, ".json")}.${Bun.hash(restText).toString(36)}${REST_SUFFIX}`;
     writeFileAtomicSync(join(dir, restName), restText);
+    const { ids, lines, ...frontPart } = snapshot;
+    const tail = asciiJson({ ids, lines } satisfies StoredTail);
     // Only what a start prints of the hook lines: the others are listed by /hooks, from the compiled hooks.
-    const front: StoredFront = { version: SNAPSHOT_VERSION, rest: restName, ...snapshot, hookLines: snapshot.hookLines.slice(0, START_UP_LINES + 1) };
-    writeFileAtomicSync(path, asciiJson(front));
-    lastRead = { path, stored: { snapshot, rest: () => rest } };
+    const front: StoredFront = { version: SNAPSHOT_VERSION, rest: restName, ...frontPart, hookLines: snapshot.hookLines.slice(0, START_UP_LINES + 1), startup: startupLinesOf(lines), tail: Bun.hash(tail).toString(36) };
+    // asciiJson writes no line break (a newline in a string is escaped): the first one ends the front.
+    writeFileAtomicSync(path, `${asciiJson(front)}\n${tail}`);
+    lastRead = { path, stored: { snapshot, startup: startupLinesOf(lines), rest: () => rest } };
     prune(dir, restName);
   } catch {
     // A read-only plugins folder: every start loads the plugins from their folders.

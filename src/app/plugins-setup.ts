@@ -24,7 +24,8 @@ import type { CheckedPlugin, PluginIntegrity } from "../plugins/install/integrit
 import type { LoadedPlugin, MarketplaceEntry, PluginProblem } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
-import { dropSnapshot, readSnapshot, snapshotPath, writeSnapshot, type CheckedServer, type PluginHookOrigin, type PluginSnapshot, type SnapshotRest, type SnapshotServer } from "./plugin-snapshot.ts";
+import { dropSnapshot, readSnapshot, snapshotPath, startupLinesOf, writeSnapshot, type CheckedServer, type PluginHookOrigin, type PluginSnapshot, type SnapshotRest, type SnapshotServer, type StartupLines } from "./plugin-snapshot.ts";
+import { START_UP_LINES } from "./report-lines.ts";
 
 export interface SessionPlugins {
   /** `name@marketplace` of every plugin that loaded, for stream-json `system/init.plugins`. */
@@ -36,8 +37,10 @@ export interface SessionPlugins {
   /** Named at once; their definitions are read when they start (after the first request, unless `-p` waits for them). */
   mcpServers: DeferredServers;
   binDirs: string[];
-  /** One line per problem (errors and warnings), for start-up reporting. */
-  problems: string[];
+  /** One line per problem (errors and warnings): every one (read from the stored record when first asked for). */
+  readonly problems: string[];
+  /** The first of them, as many as a start prints and one more, and how many there are: what `reportPluginProblems` prints. */
+  startupLines: StartupLines;
   /**
    * Checks the installed plugins not checked yet (call once the first request went out); a plugin
    * whose folder changed since install is refused from then on and named through `report`.
@@ -67,6 +70,21 @@ export function enabledIds(loaded: LoadedSettings): readonly string[] {
   for (const id in enabled) if (enabled[id] === true) ids.push(id);
   enabledOf.set(loaded, ids);
   return ids;
+}
+
+/**
+ * The plugins' problems as a start prints them (the first few, then how many more, as
+ * reportCapped does), from `startupLines`: a start with hundreds of them reads no other.
+ */
+export function reportPluginProblems(report: (line: string) => void, plugins: Pick<SessionPlugins, "startupLines">): void {
+  const { lines, count } = plugins.startupLines;
+  // One more line than the limit is printed whole rather than summarised as "1 more".
+  if (count <= START_UP_LINES + 1) {
+    if (lines.length > 0) report(lines.join("\n"));
+    return;
+  }
+  report(lines.slice(0, START_UP_LINES).join("\n"));
+  report(`clew: ${count - START_UP_LINES} more plugin problems; \`clew plugin list\` (installed) or \`clew plugin validate <folder>\` shows each plugin's.`);
 }
 
 function formatPluginProblem(problem: PluginProblem, homeDir: string): string {
@@ -305,9 +323,10 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
     }
   };
   let integrity: PluginIntegrity;
+  let startup: StartupLines;
   const lines: string[] = [];
   if (stored) {
-    ({ snapshot, rest: readRest } = stored);
+    ({ snapshot, rest: readRest, startup } = stored);
     integrity = integrityOf(() => rest()?.checks ?? []);
     // A `bin/` folder is on the Bash tool's PATH from the start, so its plugin is checked now.
     for (const bin of snapshot.bins) {
@@ -319,6 +338,7 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
     ({ snapshot, integrity } = loaded);
     const folders = loaded.rest;
     readRest = () => folders;
+    startup = startupLinesOf(snapshot.lines);
     if (loaded.complete) writeSnapshot(path, snapshot, folders);
   }
   started = true;
@@ -331,13 +351,20 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
     for (const source of sources) source.guard = () => integrity.problem(source.root)?.message;
     return sources;
   };
+  let problems: string[] | undefined;
   return {
-    ids: snapshot.ids,
+    // Both read from the record's tail on first use (a start need not, before its first request).
+    get ids() {
+      return snapshot.ids;
+    },
     sources: { ...snapshot.sourceSet, list: made },
     hooks: { sources: snapshot.hookOrigins.map((origin, index) => storedHookSource(origin, () => rest()?.hooks[index] ?? {})), events: snapshot.hookEvents, lines: snapshot.hookLines, lineCount: snapshot.hookLineCount },
     mcpServers: await deferredServers(snapshot, () => rest()?.servers, env),
     binDirs: snapshot.bins.filter((bin) => admits(bin.root)).map((bin) => bin.dir),
-    problems: [...snapshot.lines, ...lines],
+    get problems() {
+      return (problems ??= [...snapshot.lines, ...lines]);
+    },
+    startupLines: { lines: [...startup.lines, ...lines].slice(0, START_UP_LINES + 1), count: startup.count + lines.length },
     checkRest: async () => void (await integrity.checkRest()),
     admits,
   };

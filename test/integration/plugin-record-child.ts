@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setUpHooks } from "../../src/app/hooks-setup.ts";
-import { loadSessionPlugins } from "../../src/app/plugins-setup.ts";
+import { loadSessionPlugins, reportPluginProblems } from "../../src/app/plugins-setup.ts";
 import { loadSettings } from "../../src/settings/load.ts";
 import { readEnvironment } from "../../src/settings/paths.ts";
 
@@ -31,7 +31,12 @@ for (const name of afterLoad === "" ? [] : rests()) {
 // contents, the servers' definitions, the component sources and the deferred check.
 const hookLines: string[] = [];
 await setUpHooks({ loaded, projectDir: env.cwd, env: {}, common: () => ({ session_id: "s", transcript_path: "", cwd: env.cwd, permission_mode: "default" }), matchesRule: async () => false, report: (line) => hookLines.push(line), configDir: env.configDir, deferred: plugins.hooks });
+// What a start prints of the plugins' problems, from the first lines alone; then all of them.
+const startUpProblems: string[] = [];
+reportPluginProblems((line) => startUpProblems.push(line), plugins);
 const result = {
+  startUpProblems,
+  startupLines: plugins.startupLines,
   ids: plugins.ids,
   problems: plugins.problems,
   binDirs: plugins.binDirs,

@@ -1,0 +1,80 @@
+// The stored plugin record with more problem lines than a start prints: the front keeps the first
+// of them and their count, so a warm start prints exactly what the cold one printed (the first 8,
+// then how many more) while every line and plugin id is still there when asked for; a front whose
+// second part was changed by hand is a damaged record, and the start loads from the folders again.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { addMarketplaceFrom } from "../../src/app/plugin-marketplaces.ts";
+import { runInstall } from "../../src/app/plugin-install.ts";
+import { readEnvironment } from "../../src/settings/paths.ts";
+import { writeTree } from "../helpers/files.ts";
+import { tempDir } from "../helpers/tool-session.ts";
+
+const NOISY = 12;
+const configDir = tempDir("clew-record-lines-home-");
+const project = tempDir("clew-record-lines-project-");
+
+interface Start {
+  startUpProblems: string[];
+  startupLines: { lines: string[]; count: number };
+  ids: Array<{ id: string }>;
+  problems: string[];
+  wrote: boolean;
+}
+
+function start(): Start {
+  const run = Bun.spawnSync(["bun", join(import.meta.dir, "plugin-record-child.ts"), configDir, project, "", "{}"], { stdout: "pipe", stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(`the session side failed: ${run.stderr.toString()}`);
+  return JSON.parse(run.stdout.toString().trim().split("\n").at(-1) ?? "{}") as Start;
+}
+
+let cold: Start;
+
+beforeAll(async () => {
+  const market = tempDir("clew-record-lines-market-");
+  const plugins = Array.from({ length: NOISY }, (_, index) => ({ name: `noisy-${String(index).padStart(2, "0")}`, source: `./noisy-${index}` }));
+  writeTree(market, { ".claude-plugin/marketplace.json": JSON.stringify({ name: "acme", owner: { name: "Acme" }, plugins }) });
+  plugins.forEach((plugin, index) => {
+    writeTree(market, {
+      [`noisy-${index}/.claude-plugin/plugin.json`]: JSON.stringify({ name: plugin.name, version: "1.0.0", keywords: 5 }),
+      [`noisy-${index}/skills/s${index}/SKILL.md`]: `---\nname: s${index}\ndescription: Skill ${index}\n---\nBody.\n`,
+    });
+  });
+  const env = readEnvironment({ HOME: configDir, CLEW_CONFIG_DIR: configDir, PATH: process.env.PATH ?? "/usr/bin:/bin" }, project);
+  const added = await addMarketplaceFrom(env, market);
+  if (!added.ok) throw new Error(added.error);
+  for (const plugin of plugins) {
+    const installed = await runInstall({ env, projectDir: project }, `${plugin.name}@acme`, "user");
+    if (!installed.ok) throw new Error(installed.error);
+  }
+  cold = start();
+}, 60_000);
+
+describe("the stored plugin record's start-up lines", () => {
+  test("the cold start prints the first 8 problems and counts the rest; every line is there when asked for", () => {
+    expect(cold.wrote).toBe(true);
+    expect(cold.ids).toHaveLength(NOISY);
+    expect(cold.problems).toHaveLength(NOISY);
+    expect(cold.problems.every((line) => line.includes("\"keywords\""))).toBe(true);
+    expect(cold.startupLines).toEqual({ lines: cold.problems.slice(0, 9), count: NOISY });
+    expect(cold.startUpProblems).toEqual([cold.problems.slice(0, 8).join("\n"), `clew: ${NOISY - 8} more plugin problems; \`clew plugin list\` (installed) or \`clew plugin validate <folder>\` shows each plugin's.`]);
+  });
+
+  test("a warm start prints the same and still has every line and id", () => {
+    const warm = start();
+    expect(warm).toEqual({ ...cold, wrote: false });
+  });
+
+  test("a front whose second part was changed by hand: the start loads from the folders and writes the record again", () => {
+    const index = join(configDir, "plugins", "index");
+    const front = readdirSync(index).find((name) => name.startsWith("session-") && !name.endsWith(".rest.json")) ?? "";
+    const text = readFileSync(join(index, front), "latin1");
+    // The last line's mention is in the second part, past the line break that ends the first.
+    const at = text.lastIndexOf("keywords");
+    expect(at).toBeGreaterThan(text.indexOf("\n"));
+    writeFileSync(join(index, front), `${text.slice(0, at)}kEywords${text.slice(at + "keywords".length)}`, "latin1");
+    expect(start()).toEqual(cold);
+    expect(start()).toEqual({ ...cold, wrote: false });
+  });
+});
