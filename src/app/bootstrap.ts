@@ -8,7 +8,7 @@ import { findRepoRoot } from "../context/instructions.ts";
 import { buildSystem } from "../context/system-prompt.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
-import { createStreamFn, preloadSdk } from "../model/client.ts";
+import { createStreamFn, preconnect, preloadSdk } from "../model/client.ts";
 import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.ts";
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
@@ -52,7 +52,7 @@ import { isGitRepo, spillTo, toolLimits, withBetas } from "./session-env.ts";
 import { startReasoning } from "./thinking-setup.ts";
 import { setUpSandbox } from "./sandbox-setup.ts";
 import { sessionCheckpoints } from "./checkpoints-setup.ts";
-import { sessionCredentials } from "./credentials.ts";
+import { apiProxy, sessionCredentials } from "./credentials.ts";
 
 export type { SessionOptions };
 
@@ -80,6 +80,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const { settings } = loaded;
   const env = withSettingsEnv(options.env, loaded, options.report);
   const credentials = sessionCredentials(env, loaded);
+  const proxy = apiProxy(env);
+  preconnect(env.baseURL, proxy);
 
   const stateDir = projectStateDir(env.configDir, env.cwd);
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
@@ -158,6 +160,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     apiKey: env.apiKey,
     authToken: env.authToken,
     ...(credentials.keyHelper ? { keyHelper: credentials.keyHelper } : {}),
+    ...(proxy ? { proxy } : {}),
     baseURL: env.baseURL,
     maxRetries: Math.min(env.maxRetries ?? 10, 15),
     idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,

@@ -31,11 +31,27 @@ export interface ModelClientOptions {
   onRequestSent?: () => void;
   /** Without a key or token: `apiKeyHelper`'s answer, sent as both `x-api-key` and a bearer token. */
   keyHelper?: ApiKeyHelper;
+  /** The proxy the session's environment names for the endpoint (settings `env` included); none: direct. */
+  proxy?: string;
 }
 
 type Sdk = typeof import("./sdk.ts");
 type ClewAnthropic = InstanceType<Sdk["ClewAnthropic"]>;
 let sdkModule: Promise<Sdk> | undefined;
+
+/**
+ * Opens the connection to the endpoint now (DNS, TCP, TLS), so the first request, built a few
+ * milliseconds later, finds it ready: against a remote API that is a TLS handshake off the first
+ * answer. Not through a proxy, which the runtime's preconnect would go around.
+ */
+export function preconnect(baseURL: string | undefined, proxy: string | undefined): void {
+  if (proxy) return;
+  try {
+    fetch.preconnect(baseURL ?? "https://api.anthropic.com");
+  } catch {
+    // A base URL fetch cannot parse fails the first request, which says so with the URL.
+  }
+}
 
 /** Starts loading the SDK without waiting, so its parse time overlaps other start-up work. */
 export function preloadSdk(): Promise<Sdk> {
@@ -104,6 +120,8 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
       // on every request would record into a no-op.
       openTelemetry: false,
       ...(options.onRequestSent ? { fetch: notifyingFetch(options.onRequestSent) } : {}),
+      // Bun's fetch takes the proxy per request; the process's own variables may not name it (settings `env`).
+      ...(options.proxy ? { fetchOptions: { proxy: options.proxy } } : {}),
       defaultHeaders: { ...options.headers, ...keyHeader },
     });
     return client;

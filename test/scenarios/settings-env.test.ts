@@ -76,6 +76,31 @@ describe("the settings env block", () => {
     }
   });
 
+  test("a proxy named in the settings env carries the model's requests", async () => {
+    const server = await startFakeAnthropic({ script: [reply().text("through the proxy")] });
+    const proxied: string[] = [];
+    // A forward proxy for http: it gets the absolute URL and passes the request on.
+    const proxy = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (request) => {
+        proxied.push(`${request.method} ${request.url}`);
+        return fetch(request.url, { method: request.method, headers: request.headers, body: await request.arrayBuffer() });
+      },
+    });
+    try {
+      const configDir = tempDirectory("clew-config-");
+      writeSettings(join(configDir, "settings.json"), { env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` } });
+      const run = await runClew(["-p", "hi"], { cwd: tempDirectory("clew-env-"), configDir, baseURL: server.url });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("through the proxy");
+      expect(proxied).toEqual([`POST ${server.url}/v1/messages`]);
+    } finally {
+      await proxy.stop(true);
+      await server.close();
+    }
+  });
+
   test("without credentials anywhere the error says a settings file may hold them", async () => {
     const run = await runClew(["-p", "hi"], { cwd: tempDirectory("clew-env-"), configDir: tempDirectory("clew-config-") });
     expect(run.code).toBe(1);
