@@ -58,7 +58,7 @@ export interface CheckpointPort {
   /**
    * The turn ended. With its `activity`, a turn that only read — in a session where nothing that
    * may still be running was ever started — is recorded as leaving the files as they were, with
-   * no git; one whose only changes were made by Edit, Write or NotebookEdit adds just their files.
+   * no git; one whose only changes were made by Edit, Write or NotebookEdit records just their files.
    */
   afterTurn(prompt: number, activity?: TurnActivity): Promise<void>;
   /** Loaded on first use (rewind, the list of prompts). */

@@ -4,8 +4,8 @@
  * change a file ahead of the request. Everything in the loop that can change a file — a tool
  * call, a Stop hook — waits until it has read the files; a tool that only reads runs beside it,
  * since the snapshot is the same whether it runs before or after. The turn's end is recorded
- * behind the turn: without git when nothing in the turn could have changed a file, and by adding
- * just their files when only Edit, Write and NotebookEdit did.
+ * behind the turn: without git when nothing in the turn could have changed a file, and by
+ * recording just their files when only Edit, Write and NotebookEdit did.
  */
 import { isAbsolute } from "node:path";
 import { FIRED_EVENTS, type FiredHookEvent } from "../hooks/events.ts";

@@ -1,14 +1,14 @@
 /**
  * A new shadow repository's git dir, written directly rather than by `git init`: the first
- * snapshot of a project is one git process shorter (init rewrites its config once per setting).
- * It holds what git needs of what init would write — HEAD, objects/, refs/, info/exclude (git
- * makes the folders below objects/ and refs/ when it needs them; the shadow repository never
- * packs or moves a ref) — and a config with what git probes
- * for on this file system (whether the executable bit sticks, symlinks, case-insensitive names,
- * and on macOS decomposed Unicode names). Format version 0 and SHA-1, whatever a newer git would
- * default to: the checkpoints name git's empty tree by its SHA-1. It is built beside its final
- * place and renamed into it, so a second clew starting at the same time finds it whole or not
- * at all. Windows keeps `git init`, whose probes there are Git for Windows' own.
+ * snapshot of a project is one git process shorter (init rewrites its config once per setting),
+ * and a snapshot read in-process needs no git at all. It holds what git needs of what init would
+ * write — HEAD, objects/, refs/, info/exclude (git makes the folders below objects/ and refs/ when
+ * it needs them; the shadow repository never packs or moves a ref) — and a config with what git
+ * probes for on this file system (whether the executable bit sticks, symlinks, case-insensitive
+ * names, and on macOS decomposed Unicode names). Format version 0 and SHA-1, whatever a newer git
+ * would default to: the checkpoints name git's empty tree by its SHA-1. It is built beside its
+ * final place and renamed into it, so a second clew starting at the same time finds it whole or
+ * not at all. Windows keeps `git init`, whose probes there are Git for Windows' own.
  */
 import { existsSync } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";

@@ -5,6 +5,8 @@
  * `.git` — its index, stash, hooks and config — is never read or written: every command runs with
  * this repository's git dir and index, without the user's global or system configuration (whose
  * filters and helpers would run code), no hooks, no fsmonitor and no background maintenance.
+ * A small work tree, or the files a turn edited, may be read in-process instead and its tree
+ * written by git when something needs it (see file-edits.ts).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
@@ -216,7 +218,7 @@ export class ShadowRepo {
 
   /**
    * The work tree when only `files` (relative to it) changed since the snapshot `since`, by tools
-   * that leave nothing running, recorded in-process as their blobs over `since` (see
+   * that leave nothing running, recorded in-process as their contents over `since` (see
    * file-edits.ts): no git runs until the tree is needed (`resolve`). Undefined when git must add
    * them (see `snapshotFiles`).
    */

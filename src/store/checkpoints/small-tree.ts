@@ -1,9 +1,11 @@
 /**
- * Whether a work tree is small enough that its snapshot needs no listing of its new files: the
- * listing is there for the limits (too many new files, a new file over the size limit), and a tree
- * with few files, none of them over the limit, can meet neither, whatever its `.gitignore` says.
- * Counting a small tree in-process costs a fraction of a millisecond; the listing costs a git
- * process. The walk stops at the first sign of a big tree, so a big one costs little more.
+ * Small work trees, walked in-process. Whether one is small enough that git's snapshot of it
+ * needs no listing of its new files: the listing is there for the limits (too many new files, a
+ * new file over the size limit), and a tree with few files, none of them over the limit, can meet
+ * neither, whatever its `.gitignore` says. And a small tree's files read whole, for a snapshot
+ * taken with no git at all (see file-edits.ts). Counting a small tree costs a fraction of a
+ * millisecond; a listing costs a git process. The walk stops at the first sign of a big tree, so
+ * a big one costs little more.
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
