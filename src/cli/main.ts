@@ -3,7 +3,7 @@
  * one clear message on stderr and exit 1.
  */
 import { readEnvironment, type Environment } from "../settings/paths.ts";
-import { updatePending } from "../update/state.ts";
+import { updatePending } from "../app/update-pending.ts";
 import { ClewError } from "../util/errors.ts";
 import { parseArgs } from "./args.ts";
 import help from "./help.md" with { type: "text" };

@@ -14,12 +14,12 @@ import type { LoadedSettings, SettingsOrigin } from "./types.ts";
 const ROUTING_KEY = /^(?:ANTHROPIC_BASE_URL|ANTHROPIC_API_KEY|ANTHROPIC_AUTH_TOKEN|ANTHROPIC_CUSTOM_HEADERS|(?:https?|all|no)_proxy|(?:HTTPS?|ALL|NO)_PROXY)$/;
 
 /** Which file set `env.<key>` in the merged settings. */
-export function envOrigin(settings: Pick<LoadedSettings, "origins">, key: string): SettingsOrigin | undefined {
+function envOrigin(settings: Pick<LoadedSettings, "origins">, key: string): SettingsOrigin | undefined {
   return settings.origins[`env.${key}`] ?? settings.origins[`env[${JSON.stringify(key)}]`];
 }
 
 /** Set by the repository itself rather than by the user, an administrator or a flag. */
-export function fromRepository(origin: SettingsOrigin | undefined): boolean {
+function fromRepository(origin: SettingsOrigin | undefined): boolean {
   return origin?.scope === "project" || origin?.scope === "local";
 }
 

@@ -7,7 +7,6 @@
  */
 import type { AgentEvent, Emit } from "../loop/events.ts";
 import type { TokenUsage } from "../model/types.ts";
-import { envOrigin, fromRepository } from "../settings/env-block.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { readTelemetryConfig, telemetryEnabled, type Variables } from "./config.ts";
 
@@ -53,7 +52,8 @@ export function telemetryVariables(processEnv: Readonly<Record<string, string>>,
   const vars: Record<string, string> = { ...processEnv };
   const skipped: string[] = [];
   for (const [key, value] of Object.entries(settings.settings.env)) {
-    if (TELEMETRY_KEY.test(key) && fromRepository(envOrigin(settings, key))) skipped.push(key);
+    const origin = settings.origins[`env.${key}`] ?? settings.origins[`env[${JSON.stringify(key)}]`];
+    if (TELEMETRY_KEY.test(key) && (origin?.scope === "project" || origin?.scope === "local")) skipped.push(key);
     else vars[key] = value;
   }
   if (skipped.length > 0 && telemetryEnabled(vars)) {
