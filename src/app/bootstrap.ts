@@ -41,8 +41,7 @@ import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { schemaWarmUp } from "./warm-up.ts";
 import { backgroundWork } from "./background-work.ts";
-import { loadSessionPlugins } from "./plugins-setup.ts";
-import { reportCapped } from "./report-lines.ts";
+import { loadSessionPlugins, reportPluginProblems } from "./plugins-setup.ts";
 import { sideModelPort } from "./side-model.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
@@ -102,7 +101,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
   }
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
-  reportCapped(options.report, plugins?.problems ?? [], (count) => `clew: ${count} more plugin problems; \`clew plugin list\` (installed) or \`clew plugin validate <folder>\` shows each plugin's.`);
+  if (plugins) reportPluginProblems(options.report, plugins);
   const extensionsCache = join(env.configDir, "cache", "extensions");
   const extensions = await loadSessionExtensions({
     cwd: env.cwd,
@@ -236,6 +235,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     configDir: env.configDir,
     ...(plugins && pluginHooks && pluginHooks.sources.length > 0 ? { pluginHooks, admitPlugin: plugins.admits } : {}),
     ...(options.approveHooks ? { approve: options.approveHooks } : {}),
+    startAfter: firstRequest.out,
     ...(env.sessionEndHooksTimeoutMs !== undefined ? { sessionEndBudgetMs: env.sessionEndHooksTimeoutMs } : {}),
   }, skillHooks);
   const hooks = sessionHooks?.engine;
@@ -362,6 +362,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     for (const line of [...(start?.systemMessages ?? []), ...(start?.errors ?? []), ...(start?.envProblems ?? [])]) options.report(`clew: ${line}`);
   }
 
+  let pluginList: SessionInfo["plugins"] | undefined;
   const sessionInfo: SessionInfo = {
     sessionId,
     model,
@@ -369,7 +370,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     tools: executor.tools.map((tool) => tool.name),
     mcpServers: mcp ? initServers(mcp.states()) : initServers(mcpStart.idle),
     mcpServerErrors: mcpStart.initErrors,
-    plugins: plugins?.ids.map((plugin) => ({ name: plugin.name, path: plugin.path })) ?? [],
+    // Listed when asked for (stream-json's init, the SDK): 600 plugins' ids are not read before the first request.
+    get plugins() {
+      return (pluginList ??= plugins?.ids.map((plugin) => ({ name: plugin.name, path: plugin.path })) ?? []);
+    },
     agents: executor.tool("Agent") ? helperTypeNames(extensions.agents, helperTypes) : [],
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,

@@ -6,6 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { AgentEvent } from "../loop/events.ts";
+import { nestedSources } from "../extensions/sources.ts";
 import type { InvocationDeps } from "./invocations.ts";
 
 const FILE_TOOLS = new Set(["Read", "Edit", "Write", "NotebookEdit"]);
@@ -43,9 +44,10 @@ export class NestedSkillWatcher implements ContextWatcher {
   }
 
   private async load(path: string): Promise<string | undefined> {
-    const { loadNested, nestedSources, listingDescription } = await import("../extensions/index.ts");
+    // Most files have no skills folder on their way up: the loader is imported only for one that has.
     const sources = nestedSources(this.cwd, path);
     if (sources.length === 0) return undefined;
+    const { loadNested, listingDescription } = await import("../extensions/index.ts");
     const current = await this.deps.registry.get();
     const before = new Set(current.invocables.map((item) => item.id));
     const next = await loadNested(current, sources, this.cacheDir);

@@ -115,7 +115,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     }
   };
 
-  emitFrame(initFrame(info));
+  // Built only for a stream that prints it (its plugin list reads the stored record's ids).
+  if (options.outputFormat === "stream-json" || verboseJson) emitFrame(initFrame(info));
   let outcome: LoopOutcome;
   try {
     const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(prompt.trim());
