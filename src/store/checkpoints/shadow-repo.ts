@@ -163,10 +163,16 @@ export class ShadowRepo {
     const listed = untracked.split("\0").filter((path) => path !== "");
     const skipped = await this.excludeLargeNewFiles(listed);
     const changed = [...new Set([...listed.filter((path) => !skipped.includes(path)), ...tracked.dirty])];
+    // The guessed tree is written from the index alone: once the listings found nothing to add, the
+    // files are read, and may change while it is written. An `add` waits for it (both lock the index).
+    if (changed.length === 0) options.captured?.();
+    const guessed = await tracked.tree;
     // Naming the paths spares `add` a second walk of the whole tree; past a few thousand, one walk is cheaper.
-    if (changed.length > 0) await locking(git, ["add", "--all", "--", ...(changed.length <= MAX_NAMED_PATHS ? changed : ["."])]);
-    options.captured?.();
-    if (changed.length === 0 && tracked.tree !== undefined) return { tree: tracked.tree, skipped };
+    if (changed.length > 0) {
+      await locking(git, ["add", "--all", "--", ...(changed.length <= MAX_NAMED_PATHS ? changed : ["."])]);
+      options.captured?.();
+    }
+    if (changed.length === 0 && guessed !== undefined) return { tree: guessed, skipped };
     return { tree: (changed.length > 0 && options.keep ? keepIndex(this.options.gitDir, this.options.maxKeptIndexBytes) : undefined) ?? (await locking(git, ["write-tree"])).trim(), skipped };
   }
 
@@ -302,21 +308,22 @@ export class ShadowRepo {
    * empty: one round of git. Otherwise they are brought up to date at once (no size limit applies
    * to a tracked file), so a turn that created no file costs two rounds, not three.
    */
-  private async tracked(git: SimpleGit, options: SnapshotOptions): Promise<{ dirty: string[]; tree?: string }> {
+  private async tracked(git: SimpleGit, options: SnapshotOptions): Promise<{ dirty: string[]; tree?: Promise<string | undefined> }> {
     if (!existsSync(join(this.options.gitDir, "index"))) return { dirty: [] };
     if (!options.likelyUnchanged) {
       await locking(git, ["add", "--update"]);
       return { dirty: [] };
     }
-    const [dirty, tree] = await Promise.all([
-      run(git, ["diff-files", "--name-only", "-z"]),
-      // If it fails (another session's `add` holds the index lock), the tree is written after the listing as usual.
-      git.raw(["write-tree"]).then(
-        (out) => out.trim(),
-        () => undefined,
-      ),
-    ]);
-    return { dirty: dirty.split("\0").filter((path) => path !== ""), ...(tree !== undefined ? { tree } : {}) };
+    // If it fails (another session's `add` holds the index lock), the tree is written after the listing as usual.
+    const tree = git.raw(["write-tree"]).then(
+      (out) => out.trim(),
+      () => undefined,
+    );
+    const dirty = await run(git, ["diff-files", "--name-only", "-z"]).catch(async (error: unknown) => {
+      await tree;
+      throw error;
+    });
+    return { dirty: dirty.split("\0").filter((path) => path !== ""), tree };
   }
 
   /**
