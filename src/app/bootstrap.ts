@@ -41,7 +41,7 @@ import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { schemaWarmUp } from "./warm-up.ts";
 import { backgroundWork } from "./background-work.ts";
-import { loadSessionPlugins, reportPluginProblems } from "./plugins-setup.ts";
+import { loadSessionPlugins, reportPluginProblems, rolloutMayBeDue } from "./plugins-setup.ts";
 import { sideModelPort } from "./side-model.ts";
 import { sessionTools } from "./session-tools.ts";
 import { toolVisibility } from "../permissions/rules.ts";
@@ -97,9 +97,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
   const windowTokens = env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
-  if (Object.keys(settings.enabledPlugins).length > 0 || Object.keys(settings.extraKnownMarketplaces).length > 0) {
-    await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
-  }
+  if (rolloutMayBeDue(env, loaded)) await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
   if (plugins) reportPluginProblems(options.report, plugins);
   const extensionsCache = join(env.configDir, "cache", "extensions");

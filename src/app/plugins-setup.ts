@@ -124,6 +124,18 @@ async function marketplaceEntries(pluginsDir: string): Promise<(marketplace: str
 }
 
 
+/**
+ * Whether the team rollout (team-rollout.ts) may find something to do: a marketplace is declared,
+ * or some enabled plugin is not known to be installed. A start whose stored record says every
+ * enabled plugin is installed, with no marketplace declared, does not load the rollout at all.
+ */
+export function rolloutMayBeDue(env: Environment, loaded: LoadedSettings): boolean {
+  if (Object.keys(loaded.settings.extraKnownMarketplaces).length > 0) return true;
+  if (enabledIds(loaded).length === 0) return false;
+  const missing = notInstalledFromSnapshot(env, loaded);
+  return missing === undefined || missing.length > 0;
+}
+
 /** Enabled plugins that have no install record here, from the stored record when it holds (team rollout). */
 export function notInstalledFromSnapshot(env: Environment, loaded: LoadedSettings): string[] | undefined {
   const ids = enabledIds(loaded);
