@@ -5,10 +5,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { addMarketplaceFrom } from "../../src/app/plugin-marketplaces.ts";
-import { runInstall } from "../../src/app/plugin-install.ts";
-import { readEnvironment } from "../../src/settings/paths.ts";
 import { writeTree } from "../helpers/files.ts";
+import { installFrom, recordEnvironment, startInChild } from "../helpers/plugin-record.ts";
 import { tempDir } from "../helpers/tool-session.ts";
 
 const NOISY = 12;
@@ -23,11 +21,7 @@ interface Start {
   wrote: boolean;
 }
 
-function start(): Start {
-  const run = Bun.spawnSync(["bun", join(import.meta.dir, "plugin-record-child.ts"), configDir, project, "", "{}"], { stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(`the session side failed: ${run.stderr.toString()}`);
-  return JSON.parse(run.stdout.toString().trim().split("\n").at(-1) ?? "{}") as Start;
-}
+const start = (): Start => startInChild<Start>(configDir, project);
 
 let cold: Start;
 
@@ -41,13 +35,7 @@ beforeAll(async () => {
       [`noisy-${index}/skills/s${index}/SKILL.md`]: `---\nname: s${index}\ndescription: Skill ${index}\n---\nBody.\n`,
     });
   });
-  const env = readEnvironment({ HOME: configDir, CLEW_CONFIG_DIR: configDir, PATH: process.env.PATH ?? "/usr/bin:/bin" }, project);
-  const added = await addMarketplaceFrom(env, market);
-  if (!added.ok) throw new Error(added.error);
-  for (const plugin of plugins) {
-    const installed = await runInstall({ env, projectDir: project }, `${plugin.name}@acme`, "user");
-    if (!installed.ok) throw new Error(installed.error);
-  }
+  await installFrom(recordEnvironment(configDir, project), project, market, plugins.map((plugin) => plugin.name));
   cold = start();
 }, 60_000);
 

@@ -4,10 +4,8 @@
 // from the folders and by the next one, which reads the stored record; the rest of both plugins loads.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { addMarketplaceFrom } from "../../src/app/plugin-marketplaces.ts";
-import { runInstall } from "../../src/app/plugin-install.ts";
-import { readEnvironment } from "../../src/settings/paths.ts";
 import { writeTree } from "../helpers/files.ts";
+import { installFrom, recordEnvironment, startInChild } from "../helpers/plugin-record.ts";
 import { tempDir } from "../helpers/tool-session.ts";
 
 const configDir = tempDir("clew-same-name-home-");
@@ -21,17 +19,13 @@ interface Start {
   wrote: boolean;
 }
 
-function start(): Start {
-  const run = Bun.spawnSync(["bun", join(import.meta.dir, "plugin-record-child.ts"), configDir, project, "", "{}"], { stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(`the session side failed: ${run.stderr.toString()}`);
-  return JSON.parse(run.stdout.toString().trim().split("\n").at(-1) ?? "{}") as Start;
-}
+const start = (): Start => startInChild<Start>(configDir, project);
 
 let cold: Start;
 let warm: Start;
 
 beforeAll(async () => {
-  const env = readEnvironment({ HOME: configDir, CLEW_CONFIG_DIR: configDir, PATH: process.env.PATH ?? "/usr/bin:/bin" }, project);
+  const env = recordEnvironment(configDir, project);
   for (const market of ["acme", "globex"]) {
     const dir = tempDir(`clew-same-name-${market}-`);
     writeTree(dir, {
@@ -40,10 +34,7 @@ beforeAll(async () => {
       "tools/.mcp.json": JSON.stringify({ mcpServers: { local: { command: "bun", args: [`${market}-server.ts`] } } }),
       [`tools/skills/${market}-skill/SKILL.md`]: `---\nname: ${market}-skill\ndescription: From ${market}\n---\nBody.\n`,
     });
-    const added = await addMarketplaceFrom(env, dir);
-    if (!added.ok) throw new Error(added.error);
-    const installed = await runInstall({ env, projectDir: project }, `tools@${market}`, "user");
-    if (!installed.ok) throw new Error(installed.error);
+    await installFrom(env, project, dir, ["tools"]);
   }
   cold = start();
   warm = start();
