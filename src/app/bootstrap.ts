@@ -331,6 +331,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     },
     limits: { maxTurns: options.maxTurns ?? env.maxTurns, maxOutputRecoveries: 3, budgetExceeded: () => ledger.exceeded(), ...(env.stopHookBlockCap !== undefined ? { stopHookBlockCap: env.stopHookBlockCap } : {}) },
     now: () => performance.now(),
+    ...(options.streamEvents === false ? { streamEvents: false } : {}),
     ...(hooks ? { hooks } : {}),
   };
 

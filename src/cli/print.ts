@@ -74,6 +74,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   const prompt = await resolvePrompt(options, io);
   const session: Session = await openSession({
     ...sessionFlags(options, env, version),
+    // Only partial messages (--include-partial-messages) show each event of a reply as it streams.
+    streamEvents: options.includePartialMessages,
     resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
     fork: options.forkSession,
     sessionId: options.sessionId,

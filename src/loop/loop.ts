@@ -54,6 +54,12 @@ export interface LoopDeps {
   now: () => number;
   /** Stop hooks (tool hooks run in the executor). */
   hooks?: HookRunner;
+  /**
+   * Whether every SSE event of a reply reaches `emit` as `raw_stream` (the interactive UI and
+   * stream-json's partial messages read them); false for a consumer that never does, which spares
+   * each of a reply's dozens of events a trip through every listener. Default true.
+   */
+  streamEvents?: boolean;
 }
 
 export interface LoopState {
@@ -85,7 +91,7 @@ async function streamReply(deps: LoopDeps, messages: MessageParam[], emit: Emit,
     for await (const event of deps.stream(request, signal)) {
       switch (event.type) {
         case "raw":
-          emit({ type: "raw_stream", event: event.event });
+          if (deps.streamEvents !== false) emit({ type: "raw_stream", event: event.event });
           break;
         case "text_delta":
           emit({ type: "text_delta", text: event.text });
