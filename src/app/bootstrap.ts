@@ -9,6 +9,7 @@ import { buildSystem } from "../context/system-prompt.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import { createStreamFn, preconnect, preloadSdk } from "../model/client.ts";
+import { modelAllowed } from "../model/allowlist.ts";
 import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.ts";
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
@@ -52,6 +53,7 @@ import { startReasoning } from "./thinking-setup.ts";
 import { setUpSandbox } from "./sandbox-setup.ts";
 import { sessionCheckpoints } from "./checkpoints-setup.ts";
 import { apiProxy, sessionCredentials } from "./credentials.ts";
+import { allowedModel, helperModel } from "./model-choice.ts";
 
 export type { SessionOptions };
 
@@ -84,7 +86,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const stateDir = projectStateDir(env.configDir, env.cwd);
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
-  let model = resolveModelId(options.cli.model ?? env.model ?? settings.model ?? resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides);
+  let model = allowedModel(options.cli.model ?? env.model ?? settings.model, resolveModelId(resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides), loaded, env.aliasOverrides);
   let info = modelInfo(model);
   if (options.sessionId !== undefined && !isSessionId(options.sessionId)) {
     throw new FatalError("usage", `error: --session-id must be a valid UUID (got '${options.sessionId}').`);
@@ -122,7 +124,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (mainAgent) {
     selected.tools = helperTools(selected.tools, mainAgent.type, { nesting: maxHelperDepth >= 1, background: false }).tools;
     const own = mainAgent.type.model;
-    if (own && own !== "inherit" && options.cli.model === undefined && env.model === undefined) {
+    if (own && own !== "inherit" && options.cli.model === undefined && env.model === undefined && modelAllowed(resolveModelId(own, env.aliasOverrides), settings.availableModels, env.aliasOverrides)) {
       model = resolveModelId(own, env.aliasOverrides);
       info = modelInfo(model);
     }
@@ -252,7 +254,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const facts = { platform: process.platform, shell: env.childEnv.SHELL ?? "bash", isGitRepo: isGitRepo(env.cwd) };
   const subagents = new SubagentRunner({
     stream,
-    resolveModel: (name) => resolveModelId(name, env.aliasOverrides),
+    resolveModel: (name) => helperModel(name, () => loopDeps.request.model, loaded, env.aliasOverrides),
     parentModel: () => loopDeps.request.model,
     forcedModel: env.subagentModel === "inherit" ? undefined : env.subagentModel,
     tools: () => executor.tools,

@@ -6,6 +6,7 @@
 import { estimateTokens } from "../context/compact.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../loop/events.ts";
 import { runLoop, type LoopState } from "../loop/loop.ts";
+import { modelAllowed } from "../model/allowlist.ts";
 import { costUSD, modelInfo, resolveModelId } from "../model/models.ts";
 import { addUsage, zeroUsage, type ContentBlockParam, type EffortLevel, type MessageParam, type TokenUsage } from "../model/types.ts";
 import { withoutThinking } from "../loop/history.ts";
@@ -87,8 +88,12 @@ export class Session {
    * prompt cache starts cold). Thinking blocks of the old model are dropped from history: they
    * are signed for the model that wrote them. `notes` say what differs from what was asked.
    */
-  setModel(nameOrAlias: string): { model: string; notes: string[] } {
+  setModel(nameOrAlias: string): { model: string; notes: string[]; refused?: string } {
     const model = resolveModelId(nameOrAlias, this.services.aliasOverrides);
+    const allowed = this.services.settings.settings.availableModels;
+    if (!modelAllowed(model, allowed, this.services.aliasOverrides)) {
+      return { model: this.info.model, notes: [], refused: `${nameOrAlias} is not in availableModels (${(allowed ?? []).join(", ")}); the model stays ${this.info.model}.` };
+    }
     const request = this.services.loopDeps.request;
     const before = snapshot(request);
     request.model = model;

@@ -63,7 +63,8 @@ function setModel(request: ControlRequestBody, context: ControlContext): Control
   const wanted = request.model;
   if (wanted !== undefined && wanted !== null && typeof wanted !== "string") return fail("set_model: model must be a string");
   const name = typeof wanted === "string" && wanted !== "" && wanted !== "default" ? wanted : "default";
-  const { model, notes } = context.session.setModel(name);
+  const { model, notes, refused } = context.session.setModel(name);
+  if (refused) return fail(`set_model: ${refused}`);
   return ok({ model, ...(notes.length > 0 ? { notes } : {}) });
 }
 

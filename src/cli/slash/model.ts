@@ -23,7 +23,11 @@ export const modelCommand: SlashCommand = {
       name = (await ctx.choose("Switch to", ALIASES)) ?? "";
       if (name === "") return;
     }
-    const { model, notes } = ctx.session.setModel(name);
+    const { model, notes, refused } = ctx.session.setModel(name);
+    if (refused) {
+      ctx.print(ctx.theme.red(refused));
+      return;
+    }
     for (const note of notes) ctx.print(ctx.theme.yellow(note));
     ctx.print(`Model set to ${model} for this session ${ctx.theme.dim("(the prompt cache starts cold)")}.`);
     const effort = ctx.session.reasoning()?.effort;
