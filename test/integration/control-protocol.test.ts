@@ -62,6 +62,16 @@ async function session(script: ScriptStep[], args: string[] = [], files: Record<
 const isResult = (frame: Frame) => frame.type === "result";
 
 describe("stream-json control protocol", () => {
+  test("set_model refuses a model availableModels leaves out; the model stays", async () => {
+    const s = await session([reply().text("answer")], ["--settings", JSON.stringify({ availableModels: ["sonnet"] }), "--model", "sonnet"]);
+    expect(await s.control("i1", { subtype: "initialize" })).toMatchObject({ subtype: "success" });
+    expect(await s.control("s1", { subtype: "set_model", model: "opus" })).toEqual({ subtype: "error", request_id: "s1", error: "set_model: opus is not in availableModels (sonnet); the model stays claude-sonnet-5-5." });
+    s.user("hello");
+    await s.waitFor(isResult);
+    expect(server?.requests[0]?.body.model).toBe("claude-sonnet-5-5");
+    s.end();
+  });
+
   test("initialize, then mode, model, MCP status and context usage are answered; the next turn uses them", async () => {
     const s = await session([reply().text("first answer"), reply().text("second answer")]);
     const init = await s.control("i1", { subtype: "initialize", systemPrompt: [""] });
