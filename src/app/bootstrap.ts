@@ -53,7 +53,7 @@ import { startReasoning } from "./thinking-setup.ts";
 import { setUpSandbox } from "./sandbox-setup.ts";
 import { sessionCheckpoints } from "./checkpoints-setup.ts";
 import { apiProxy, sessionCredentials } from "./credentials.ts";
-import { allowedModel, helperModel } from "./model-choice.ts";
+import { allowedModel, fallbackChain, helperModel } from "./model-choice.ts";
 
 export type { SessionOptions };
 
@@ -160,6 +160,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     authToken: env.authToken,
     ...(credentials.keyHelper ? { keyHelper: credentials.keyHelper } : {}),
     ...(proxy ? { proxy } : {}),
+    fallbackModels: fallbackChain(options.fallbackModel, settings.fallbackModel, model, loaded, env.aliasOverrides),
     baseURL: env.baseURL,
     maxRetries: Math.min(env.maxRetries ?? 10, 15),
     idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,

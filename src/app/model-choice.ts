@@ -26,3 +26,16 @@ export function helperModel(name: string, parent: () => string, loaded: LoadedSe
   const model = resolveModelId(name, pinned);
   return modelAllowed(model, loaded.settings.availableModels, pinned) ? model : parent();
 }
+
+/** Fallback models the list allows, most three distinct ones besides the main model (`--fallback-model a,b` outranks the setting). */
+export function fallbackChain(flag: string | undefined, setting: readonly string[] | undefined, main: string, loaded: LoadedSettings, pinned: Record<string, string>): string[] {
+  const names = flag !== undefined ? flag.split(",") : (setting ?? []);
+  const chain: string[] = [];
+  for (const name of names.map((entry) => entry.trim()).filter((entry) => entry !== "")) {
+    const model = resolveModelId(name, pinned);
+    if (model === main || chain.includes(model) || !modelAllowed(model, loaded.settings.availableModels, pinned)) continue;
+    chain.push(model);
+    if (chain.length === 3) break;
+  }
+  return chain;
+}

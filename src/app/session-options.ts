@@ -15,6 +15,8 @@ export interface SessionOptions {
   cli: CliSettingsInput;
   /** `--permission-mode` / `--dangerously-skip-permissions`, checked against settings. */
   permissionMode?: PermissionMode;
+  /** `--fallback-model`, as given (comma-separated); the `fallbackModel` setting otherwise. */
+  fallbackModel?: string;
   /** false: no `raw_stream` events (a consumer that shows no partial replies). Default true. */
   streamEvents?: boolean;
   maxTurns?: number;

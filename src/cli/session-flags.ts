@@ -25,8 +25,9 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs" | "fallbackModel"> {
   return {
+    ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
     pluginDirs: options.pluginDirs,
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     mcpConfigs: options.mcpConfigs,

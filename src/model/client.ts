@@ -9,6 +9,7 @@
 import { MessageAccumulator } from "./accumulate.ts";
 import { classifyError, retryDelayMs } from "./errors.ts";
 import type { ApiKeyHelper } from "./key-helper.ts";
+import { modelInfo, modelReasoning } from "./models.ts";
 import { RequestEncoder } from "./request-json.ts";
 import { ApiFailure, type ModelEvent, type ModelRequest, type RawMessageStreamEvent, type StreamFn } from "./types.ts";
 
@@ -33,6 +34,22 @@ export interface ModelClientOptions {
   keyHelper?: ApiKeyHelper;
   /** The proxy the session's environment names for the endpoint (settings `env` included); none: direct. */
   proxy?: string;
+  /** `--fallback-model` / `fallbackModel`, resolved: after three overloaded answers in a row a request goes on with the next. */
+  fallbackModels?: readonly string[];
+}
+
+/** Overloaded answers in a row before a request moves to the next fallback model (as Claude Code does). */
+const OVERLOADED_BEFORE_FALLBACK = 3;
+
+/**
+ * The request on `model`: its output cap fitted to that model, and thinking and effort left out
+ * when the two models reason differently (a budget the other refuses would be a 400).
+ */
+function onFallback(request: ModelRequest, model: string): ModelRequest {
+  const { thinking: _thinking, effort: _effort, ...rest } = request;
+  const next = { ...request, model, maxTokens: Math.min(request.maxTokens, modelInfo(model).maxOutputTokens) };
+  const same = JSON.stringify(modelReasoning(request.model)) === JSON.stringify(modelReasoning(model));
+  return same ? next : { ...rest, model, maxTokens: next.maxTokens };
 }
 
 type Sdk = typeof import("./sdk.ts");
@@ -150,8 +167,11 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
 
   // One generator from the SDK's stream to the loop: each layer of async generators costs every
   // SSE event (dozens a reply) a promise round-trip.
-  return async function* streamMessage(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+  return async function* streamMessage(asked: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    let request = asked;
     let askedHelperAgain = false;
+    let overloadedInARow = 0;
+    let fallbacksUsed = 0;
     for (let attemptNumber = 0; ; attemptNumber++) {
       const attempt = new AttemptState(signal);
       try {
@@ -178,6 +198,15 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
         // The key helper's own failure says what to fix; retrying would run it again for nothing.
         if (thrown instanceof ApiFailure) throw thrown;
         const failure = classifyError(thrown);
+        overloadedInARow = failure.category === "overloaded" ? overloadedInARow + 1 : 0;
+        const fallback = options.fallbackModels?.[fallbacksUsed];
+        if (fallback !== undefined && overloadedInARow >= OVERLOADED_BEFORE_FALLBACK) {
+          yield { type: "retry", attempt: attemptNumber + 1, maxRetries: options.maxRetries, delayMs: 0, status: failure.status, category: failure.category, message: `${request.model} is overloaded; going on with the fallback model ${fallback}` };
+          request = onFallback(request, fallback);
+          fallbacksUsed++;
+          overloadedInARow = 0;
+          continue;
+        }
         if (failure.status === 401 && options.keyHelper && !askedHelperAgain) {
           // A rotated key: the helper is asked once more, and the request goes again at once.
           askedHelperAgain = true;
