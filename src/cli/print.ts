@@ -102,7 +102,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   let midLine = false;
   const onEvent = (event: AgentEvent) => {
     if (options.outputFormat !== "text") for (const frame of framesFor(event, info, options.includePartialMessages)) emitFrame(frame);
-    if (event.type === "api_retry") {
+    if (event.type === "api_retry" && event.fallbackModel) io.writeError(`clew: ${event.message}\n`);
+    else if (event.type === "api_retry") {
       io.writeError(`clew: API ${event.status ?? event.category} — retrying in ${Math.round(event.delayMs / 100) / 10}s (attempt ${event.attempt}/${event.maxRetries})\n`);
     }
     if (event.type === "notice") io.writeError(`clew: ${event.message}\n`);

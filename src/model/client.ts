@@ -201,7 +201,7 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
         overloadedInARow = failure.category === "overloaded" ? overloadedInARow + 1 : 0;
         const fallback = options.fallbackModels?.[fallbacksUsed];
         if (fallback !== undefined && overloadedInARow >= OVERLOADED_BEFORE_FALLBACK) {
-          yield { type: "retry", attempt: attemptNumber + 1, maxRetries: options.maxRetries, delayMs: 0, status: failure.status, category: failure.category, message: `${request.model} is overloaded; going on with the fallback model ${fallback}` };
+          yield { type: "retry", attempt: attemptNumber + 1, maxRetries: options.maxRetries, delayMs: 0, status: failure.status, category: failure.category, message: `${request.model} is overloaded; going on with the fallback model ${fallback}`, fallbackModel: fallback };
           request = onFallback(request, fallback);
           fallbacksUsed++;
           overloadedInARow = 0;

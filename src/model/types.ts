@@ -110,6 +110,8 @@ export interface RetryInfo {
   status: number | null;
   category: ApiErrorCategory;
   message: string;
+  /** The request goes on with this model (`--fallback-model`) instead of waiting for the same one. */
+  fallbackModel?: string;
 }
 
 /** What one model request produces, in order. Exactly one `message` or a thrown ApiFailure ends it. */

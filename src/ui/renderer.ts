@@ -142,7 +142,8 @@ export class Renderer {
       case "api_retry": {
         this.flush();
         const status = event.status ?? event.category;
-        this.commit("notice", [this.theme.dim(`  API error (${status}) · retrying in ${(event.delayMs / 1000).toFixed(1)}s · attempt ${event.attempt}/${event.maxRetries}`)]);
+        const line = event.fallbackModel ? `  ${event.message}` : `  API error (${status}) · retrying in ${(event.delayMs / 1000).toFixed(1)}s · attempt ${event.attempt}/${event.maxRetries}`;
+        this.commit("notice", [this.theme.dim(line)]);
         this.out.update({ label: "Retrying" });
         return;
       }

@@ -16,17 +16,19 @@ afterEach(async () => {
 /** Three overloaded answers (each asking to retry at once), then a reply. */
 const overloadedThrice = () => [...Array.from({ length: 3 }, () => overloaded({ headers: { "retry-after-ms": "1" } })), reply().text("answered")];
 
-async function modelsSent(args: string[], settings: Record<string, unknown> = {}): Promise<{ code: number; models: unknown[] }> {
+async function modelsSent(args: string[], settings: Record<string, unknown> = {}): Promise<{ code: number; models: unknown[]; stderr: string }> {
   const fake = (server = await startFakeAnthropic({ script: overloadedThrice() }));
   const configDir = tempDirectory("clew-config-");
   writeFileSync(join(configDir, "settings.json"), JSON.stringify(settings));
   const run = await runClew(["-p", "hi", "--model", "opus", ...args], { cwd: tempDirectory("clew-fallback-"), configDir, baseURL: fake.url });
-  return { code: run.code, models: fake.requests.filter((request) => request.endpoint === "messages").map((request) => request.body.model) };
+  return { code: run.code, models: fake.requests.filter((request) => request.endpoint === "messages").map((request) => request.body.model), stderr: run.stderr };
 }
 
 describe("fallback models", () => {
   test("--fallback-model: the fourth attempt goes to the fallback", async () => {
-    expect(await modelsSent(["--fallback-model", "sonnet"])).toEqual({ code: 0, models: ["claude-opus-5-5", "claude-opus-5-5", "claude-opus-5-5", "claude-sonnet-5-5"] });
+    const run = await modelsSent(["--fallback-model", "sonnet"]);
+    expect(run).toMatchObject({ code: 0, models: ["claude-opus-5-5", "claude-opus-5-5", "claude-opus-5-5", "claude-sonnet-5-5"] });
+    expect(run.stderr).toContain("clew: claude-opus-5-5 is overloaded; going on with the fallback model claude-sonnet-5-5\n");
   });
 
   test("the fallbackModel setting does the same; the flag outranks it; a model availableModels leaves out is skipped", async () => {
@@ -36,6 +38,6 @@ describe("fallback models", () => {
   });
 
   test("without a fallback the model is retried as it was", async () => {
-    expect(await modelsSent([])).toEqual({ code: 0, models: ["claude-opus-5-5", "claude-opus-5-5", "claude-opus-5-5", "claude-opus-5-5"] });
+    expect(await modelsSent([])).toMatchObject({ code: 0, models: ["claude-opus-5-5", "claude-opus-5-5", "claude-opus-5-5", "claude-opus-5-5"] });
   });
 });
