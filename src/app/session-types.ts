@@ -59,6 +59,8 @@ export interface SessionServices {
   helpers?: SessionHelpers;
   /** Runs once, after the first turn ends: background work that must never delay the first prompt. */
   afterFirstTurn?: () => void;
+  /** A new turn starts: a fallback model the last one moved to gives the session's model another try. */
+  newTurn?: () => void;
   /** MCP servers of the session, and the refresh of its tools between turns. */
   mcp?: { session: SessionMcp; beforeTurn: () => void };
   /** A checkpoint of the files before each prompt (absent with fileCheckpointingEnabled: false). */

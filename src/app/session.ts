@@ -208,6 +208,7 @@ export class Session {
     try {
       // A skill's allowed-tools last until the user's next message.
       this.services.permissions.gate.endTurn();
+      this.services.newTurn?.();
       this.services.mcp?.beforeTurn();
       const typed: ContentBlockParam[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
       // The snapshot runs while the prompt is prepared and the first request is out, and is awaited

@@ -116,8 +116,13 @@ function notifyingFetch(sent: () => void): typeof fetch {
   return Object.assign(notifying, { preconnect: fetch.preconnect });
 }
 
-export function createStreamFn(options: ModelClientOptions): StreamFn {
+/** A StreamFn whose fallback model, once one was needed, holds until `newTurn()`. */
+export type ModelStream = StreamFn & { newTurn(): void };
+
+export function createStreamFn(options: ModelClientOptions): ModelStream {
   let client: ClewAnthropic | undefined;
+  // The fallback a turn moved to: its later requests go there at once, as Claude Code's do.
+  let fallenBack: { from: string; to: string } | undefined;
   const sleep = options.sleep ?? abortableSleep;
   const encoder = new RequestEncoder();
 
@@ -167,11 +172,12 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
 
   // One generator from the SDK's stream to the loop: each layer of async generators costs every
   // SSE event (dozens a reply) a promise round-trip.
-  return async function* streamMessage(asked: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
-    let request = asked;
+  async function* streamMessage(asked: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    const held = fallenBack !== undefined && asked.model === fallenBack.from ? fallenBack.to : undefined;
+    let request = held === undefined ? asked : onFallback(asked, held);
     let askedHelperAgain = false;
     let overloadedInARow = 0;
-    let fallbacksUsed = 0;
+    let fallbacksUsed = held === undefined ? 0 : (options.fallbackModels?.indexOf(held) ?? -1) + 1;
     for (let attemptNumber = 0; ; attemptNumber++) {
       const attempt = new AttemptState(signal);
       try {
@@ -202,7 +208,8 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
         const fallback = options.fallbackModels?.[fallbacksUsed];
         if (fallback !== undefined && overloadedInARow >= OVERLOADED_BEFORE_FALLBACK) {
           yield { type: "retry", attempt: attemptNumber + 1, maxRetries: options.maxRetries, delayMs: 0, status: failure.status, category: failure.category, message: `${request.model} is overloaded; going on with the fallback model ${fallback}`, fallbackModel: fallback };
-          request = onFallback(request, fallback);
+          fallenBack = { from: asked.model, to: fallback };
+          request = onFallback(asked, fallback);
           fallbacksUsed++;
           overloadedInARow = 0;
           continue;
@@ -242,7 +249,13 @@ export function createStreamFn(options: ModelClientOptions): StreamFn {
         attempt.close(signal);
       }
     }
-  };
+  }
+
+  return Object.assign(streamMessage, {
+    newTurn: () => {
+      fallenBack = undefined;
+    },
+  });
 }
 
 /** An attempt's abort controller and timers, released once it ends however it ends. */

@@ -1,6 +1,7 @@
 // `--fallback-model` / the `fallbackModel` setting: after three overloaded answers in a row a
 // request goes on with the next fallback model (the flag outranks the setting; models
-// availableModels leaves out are skipped); without one, the same model is retried.
+// availableModels leaves out are skipped) and the rest of the turn stays there; the next turn
+// tries the session's model again; without one, the same model is retried.
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +36,20 @@ describe("fallback models", () => {
     expect((await modelsSent([], { fallbackModel: ["haiku"] })).models.at(-1)).toBe("claude-haiku-5-5");
     expect((await modelsSent(["--fallback-model", "sonnet"], { fallbackModel: ["haiku"] })).models.at(-1)).toBe("claude-sonnet-5-5");
     expect((await modelsSent(["--fallback-model", "haiku,sonnet"], { availableModels: ["opus", "sonnet"] })).models.at(-1)).toBe("claude-sonnet-5-5");
+  });
+
+  test("the rest of the turn stays on the fallback; the next turn tries the session's model again", async () => {
+    const fake = (server = await startFakeAnthropic({ script: [...overloadedThrice().slice(0, 3), reply().toolUse("Bash", { command: "true" }), reply().text("first turn done"), reply().text("second turn done")] }));
+    const line = (text: string) => `${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`;
+    const run = await runClew(["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--model", "opus", "--fallback-model", "sonnet", "--permission-mode", "bypassPermissions"], {
+      cwd: tempDirectory("clew-fallback-"),
+      configDir: tempDirectory("clew-config-"),
+      baseURL: fake.url,
+      stdin: line("first") + line("second"),
+    });
+    expect(run.code).toBe(0);
+    const models = fake.requests.filter((request) => request.endpoint === "messages").map((request) => request.body.model);
+    expect(models).toEqual(["claude-opus-5-5", "claude-opus-5-5", "claude-opus-5-5", "claude-sonnet-5-5", "claude-sonnet-5-5", "claude-opus-5-5"]);
   });
 
   test("without a fallback the model is retried as it was", async () => {
