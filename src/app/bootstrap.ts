@@ -160,7 +160,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     authToken: env.authToken,
     ...(credentials.keyHelper ? { keyHelper: credentials.keyHelper } : {}),
     ...(proxy ? { proxy } : {}),
-    fallbackModels: fallbackChain(options.fallbackModel, settings.fallbackModel, model, loaded, env.aliasOverrides),
+    fallbackModels: fallbackChain(options.fallbackModel, settings.fallbackModel, model, loaded, env.aliasOverrides, options.report),
     baseURL: env.baseURL,
     maxRetries: Math.min(env.maxRetries ?? 10, 15),
     idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,

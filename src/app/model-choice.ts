@@ -27,13 +27,20 @@ export function helperModel(name: string, parent: () => string, loaded: LoadedSe
   return modelAllowed(model, loaded.settings.availableModels, pinned) ? model : parent();
 }
 
-/** Fallback models the list allows, most three distinct ones besides the main model (`--fallback-model a,b` outranks the setting). */
-export function fallbackChain(flag: string | undefined, setting: readonly string[] | undefined, main: string, loaded: LoadedSettings, pinned: Record<string, string>): string[] {
+/**
+ * Fallback models the list allows, at most three distinct ones besides the main model
+ * (`--fallback-model a,b` outranks the setting); one the list leaves out is skipped and said.
+ */
+export function fallbackChain(flag: string | undefined, setting: readonly string[] | undefined, main: string, loaded: LoadedSettings, pinned: Record<string, string>, report: (line: string) => void): string[] {
   const names = flag !== undefined ? flag.split(",") : (setting ?? []);
   const chain: string[] = [];
   for (const name of names.map((entry) => entry.trim()).filter((entry) => entry !== "")) {
     const model = resolveModelId(name, pinned);
-    if (model === main || chain.includes(model) || !modelAllowed(model, loaded.settings.availableModels, pinned)) continue;
+    if (model === main || chain.includes(model)) continue;
+    if (!modelAllowed(model, loaded.settings.availableModels, pinned)) {
+      report(`clew: fallback model ${name} is not in availableModels; it is skipped.`);
+      continue;
+    }
     chain.push(model);
     if (chain.length === 3) break;
   }

@@ -38,6 +38,7 @@ function checkPromptTool(options: CliOptions): void {
 
 async function resolvePrompt(options: CliOptions, io: PrintIO): Promise<string> {
   const piped = await io.readStdin();
+  // Bytes, not characters; a text under a quarter of the limit in characters is under it in bytes (UTF-8 takes at most 4 per character).
   if (piped.length > STDIN_LIMIT / 4 && Buffer.byteLength(piped) > STDIN_LIMIT) throw stdinTooLarge();
   const parts = [piped.trim(), options.prompt?.trim() ?? ""].filter((part) => part !== "");
   if (parts.length === 0) {

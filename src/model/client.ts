@@ -46,10 +46,10 @@ const OVERLOADED_BEFORE_FALLBACK = 3;
  * when the two models reason differently (a budget the other refuses would be a 400).
  */
 function onFallback(request: ModelRequest, model: string): ModelRequest {
-  const { thinking: _thinking, effort: _effort, ...rest } = request;
-  const next = { ...request, model, maxTokens: Math.min(request.maxTokens, modelInfo(model).maxOutputTokens) };
-  const same = JSON.stringify(modelReasoning(request.model)) === JSON.stringify(modelReasoning(model));
-  return same ? next : { ...rest, model, maxTokens: next.maxTokens };
+  const moved = { ...request, model, maxTokens: Math.min(request.maxTokens, modelInfo(model).maxOutputTokens) };
+  if (JSON.stringify(modelReasoning(request.model)) === JSON.stringify(modelReasoning(model))) return moved;
+  const { thinking: _thinking, effort: _effort, ...plain } = moved;
+  return plain;
 }
 
 type Sdk = typeof import("./sdk.ts");

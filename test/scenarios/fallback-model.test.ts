@@ -35,7 +35,9 @@ describe("fallback models", () => {
   test("the fallbackModel setting does the same; the flag outranks it; a model availableModels leaves out is skipped", async () => {
     expect((await modelsSent([], { fallbackModel: ["haiku"] })).models.at(-1)).toBe("claude-haiku-5-5");
     expect((await modelsSent(["--fallback-model", "sonnet"], { fallbackModel: ["haiku"] })).models.at(-1)).toBe("claude-sonnet-5-5");
-    expect((await modelsSent(["--fallback-model", "haiku,sonnet"], { availableModels: ["opus", "sonnet"] })).models.at(-1)).toBe("claude-sonnet-5-5");
+    const allowed = await modelsSent(["--fallback-model", "haiku,sonnet"], { availableModels: ["opus", "sonnet"] });
+    expect(allowed.models.at(-1)).toBe("claude-sonnet-5-5");
+    expect(allowed.stderr).toContain("clew: fallback model haiku is not in availableModels; it is skipped.");
   });
 
   test("the rest of the turn stays on the fallback; the next turn tries the session's model again", async () => {
