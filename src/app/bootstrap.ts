@@ -167,6 +167,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
     headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },
     interleavedThinkingBeta: !env.disableExperimentalBetas,
+    rawEvents: options.streamEvents !== false,
     onRequestSent: schemaWarmUp(() => executor.tools),
   });
   const stream = firstRequest.watch(baseStream);

@@ -36,6 +36,12 @@ export interface ModelClientOptions {
   proxy?: string;
   /** `--fallback-model` / `fallbackModel`, resolved: after three overloaded answers in a row a request goes on with the next. */
   fallbackModels?: readonly string[];
+  /**
+   * Whether each SSE event is yielded as a `raw` event too (the UI and stream-json's partial
+   * messages read them). False spares a consumer that never does a promise round-trip per event.
+   * Default true.
+   */
+  rawEvents?: boolean;
 }
 
 /** Overloaded answers in a row before a request moves to the next fallback model (as Claude Code does). */
@@ -123,6 +129,7 @@ export function createStreamFn(options: ModelClientOptions): ModelStream {
   let client: ClewAnthropic | undefined;
   // The fallback a turn moved to: its later requests go there at once, as Claude Code's do.
   let fallenBack: { from: string; to: string } | undefined;
+  const rawEvents = options.rawEvents !== false;
   const sleep = options.sleep ?? abortableSleep;
   const encoder = new RequestEncoder();
 
@@ -155,7 +162,7 @@ export function createStreamFn(options: ModelClientOptions): ModelStream {
    * measures only the API's silence: it is pushed back after the consumer has taken each event.
    * Until the headers come, the request timeout (API_TIMEOUT_MS) caps the wait too.
    */
-  async function open(request: ModelRequest, signal: AbortSignal, attempt: AttemptState): Promise<AsyncIterable<RawMessageStreamEvent>> {
+  async function open(request: ModelRequest, signal: AbortSignal, attempt: AttemptState): Promise<AsyncIterable<RawMessageStreamEvent[]>> {
     const api = await getClient();
     const betaHeaders = requestBetas(request, options);
     const key = options.keyHelper ? await options.keyHelper.key() : undefined;
@@ -183,12 +190,14 @@ export function createStreamFn(options: ModelClientOptions): ModelStream {
       try {
         const stream = await open(request, signal, attempt);
         const accumulator = new MessageAccumulator();
-        for await (const event of stream) {
-          accumulator.add(event);
-          yield { type: "raw", event };
-          if (event.type === "content_block_delta") {
-            if (event.delta.type === "text_delta") yield { type: "text_delta", index: event.index, text: event.delta.text };
-            if (event.delta.type === "thinking_delta") yield { type: "thinking_delta", index: event.index, text: event.delta.thinking };
+        for await (const events of stream) {
+          for (const event of events) {
+            accumulator.add(event);
+            if (rawEvents) yield { type: "raw", event };
+            if (event.type === "content_block_delta") {
+              if (event.delta.type === "text_delta") yield { type: "text_delta", index: event.index, text: event.delta.text };
+              if (event.delta.type === "thinking_delta") yield { type: "thinking_delta", index: event.index, text: event.delta.thinking };
+            }
           }
           attempt.idle?.refresh();
         }

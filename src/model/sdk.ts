@@ -6,7 +6,7 @@
  * Messages resource is needed: requests go through `streamPost` below.
  */
 import { BaseAnthropic, type ClientOptions } from "@anthropic-ai/sdk/client";
-import { Stream } from "@anthropic-ai/sdk/core/streaming";
+import { sseEventBatches } from "./sse.ts";
 
 type Fetch = NonNullable<ClientOptions["fetch"]>;
 
@@ -18,6 +18,8 @@ type Fetch = NonNullable<ClientOptions["fetch"]>;
  */
 export class ClewAnthropic extends BaseAnthropic {
   private readonly send: Fetch;
+  /** The last request's URL and init but its body, and the path and headers they were built for. */
+  private built: { key: string; url: string; init: RequestInit } | undefined;
 
   constructor(options: ClientOptions) {
     super(options);
@@ -30,20 +32,27 @@ export class ClewAnthropic extends BaseAnthropic {
 
   /**
    * One streaming POST made of the SDK's own parts: its URL, headers and auth (`buildRequest`),
-   * its error for a non-2xx answer (`makeStatusError`) and its SSE stream. What the SDK's request
+   * its error for a non-2xx answer (`makeStatusError`); the SSE body is read by sse.ts. What the SDK's request
    * loop adds around them clew does not use — its retries and timeouts are clew's own (client.ts),
    * no middleware or tracing is registered — and cost ~0.25 ms a request (~0.8 ms on the first),
-   * measured on the compiled binary.
+   * measured on the compiled binary. What `buildRequest` makes depends only on the client, the
+   * path and the headers (clew's retries always send the SDK's retry count 0), so it is made again
+   * only when those change: a key helper's new key, other betas.
    */
-  async streamPost<Event>(path: string, body: string, headers: Record<string, string>, controller: AbortController): Promise<Stream<Event>> {
-    const { req, url } = await this.buildRequest({ method: "post", path, body, headers, stream: true }, { retryCount: 0 });
-    const response = await this.send(url, { ...req, method: "POST", signal: controller.signal });
+  async streamPost<Event>(path: string, body: string, headers: Record<string, string>, controller: AbortController): Promise<AsyncGenerator<Event[]>> {
+    const key = `${path}\n${JSON.stringify(headers)}`;
+    if (this.built?.key !== key) {
+      const { req, url } = await this.buildRequest({ method: "post", path, body, headers, stream: true }, { retryCount: 0 });
+      const { body: _body, signal: _signal, ...init } = req;
+      this.built = { key, url, init: { ...init, method: "POST" } };
+    }
+    const response = await this.send(this.built.url, { ...this.built.init, body, signal: controller.signal });
     if (!response.ok) {
       const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
       const json = parseJson(text);
       throw this.makeStatusError(response.status, json ?? {}, json === undefined ? text : undefined, response.headers);
     }
-    return Stream.fromSSEResponse<Event>(response, controller, this);
+    return sseEventBatches<Event>(response, controller);
   }
 }
 
