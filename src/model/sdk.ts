@@ -6,6 +6,7 @@
  * Messages resource is needed: requests go through `streamPost` below.
  */
 import { BaseAnthropic, type ClientOptions } from "@anthropic-ai/sdk/client";
+import { APIError } from "@anthropic-ai/sdk/core/error";
 import { sseEventBatches } from "./sse.ts";
 
 type Fetch = NonNullable<ClientOptions["fetch"]>;
@@ -52,9 +53,19 @@ export class ClewAnthropic extends BaseAnthropic {
       const json = parseJson(text);
       throw this.makeStatusError(response.status, json ?? {}, json === undefined ? text : undefined, response.headers);
     }
-    return sseEventBatches<Event>(response, controller);
+    return sseEventBatches<Event>(response, controller, (data) => streamError(data, response.headers));
   }
 }
+
+/** An `error` record in a 200 stream, as the SDK's own stream reports it: its body's type included. */
+export function streamError(data: string, headers: Headers): APIError {
+  const body = parseJson(data);
+  const error = body && "error" in body ? body.error : undefined;
+  const type = typeof error === "object" && error !== null && "type" in error && typeof error.type === "string" ? (error.type as ErrorType) : undefined;
+  return new APIError(undefined, body ?? data, undefined, headers, type);
+}
+
+type ErrorType = ConstructorParameters<typeof APIError>[4];
 
 function parseJson(text: string): object | undefined {
   try {

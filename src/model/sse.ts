@@ -4,12 +4,9 @@
  * four async-iterator hops per event (body → lines → records → JSON → caller); a reply of a few
  * dozen events spent ~0.6 ms of a 30-step task's ~2.5 ms per step there, measured on the
  * compiled binary. The semantics are the SDK's: `ping` and nameless records are skipped, an
- * `error` record throws the SDK's `APIError` with the body's type, an abort ends the stream
- * without an error, and a consumer that stops early aborts the request.
+ * `error` record throws what `errorRecord` makes of its data (sdk.ts: the SDK's `APIError`), an
+ * abort ends the stream without an error, and a consumer that stops early aborts the request.
  */
-import { APIError } from "@anthropic-ai/sdk/core/error";
-
-type ErrorType = ConstructorParameters<typeof APIError>[4];
 
 /** One record's fields that the Messages API uses; `data` lines are joined by newlines. */
 interface SseRecord {
@@ -17,7 +14,7 @@ interface SseRecord {
   data: string;
 }
 
-export async function* sseEventBatches<Event>(response: Response, controller: AbortController): AsyncGenerator<Event[]> {
+export async function* sseEventBatches<Event>(response: Response, controller: AbortController, errorRecord: (data: string) => Error): AsyncGenerator<Event[]> {
   const body = response.body;
   if (!body) {
     controller.abort();
@@ -45,7 +42,7 @@ export async function* sseEventBatches<Event>(response: Response, controller: Ab
       if (end >= 0) {
         const complete = pending.slice(0, end);
         pending = pending.slice(end + 2);
-        const events = eventsOf<Event>(complete, response.headers);
+        const events = eventsOf<Event>(complete, errorRecord);
         if (events.length > 0) yield events;
       }
       if (read.done) break;
@@ -67,12 +64,12 @@ function normalizeLineEnds(text: string, atEnd: boolean): string {
   return body.replace(/\r\n?/g, "\n") + held;
 }
 
-function eventsOf<Event>(text: string, headers: Headers): Event[] {
+function eventsOf<Event>(text: string, errorRecord: (data: string) => Error): Event[] {
   const events: Event[] = [];
   for (const chunk of text.split("\n\n")) {
     const record = parseRecord(chunk);
     if (record.event === null || record.event === "ping") continue;
-    if (record.event === "error") throw streamError(record.data, headers);
+    if (record.event === "error") throw errorRecord(record.data);
     if (record.data) events.push(JSON.parse(record.data) as Event);
   }
   return events;
@@ -91,22 +88,6 @@ function parseRecord(chunk: string): SseRecord {
     else data.push(value);
   }
   return { event, data: data.join("\n") };
-}
-
-function streamError(data: string, headers: Headers): APIError {
-  const body = parseObject(data);
-  const error = body?.["error"];
-  const type = typeof error === "object" && error !== null && "type" in error && typeof error.type === "string" ? (error.type as ErrorType) : undefined;
-  return new APIError(undefined, body ?? data, undefined, headers, type);
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isAbortError(error: unknown): boolean {

@@ -3,9 +3,15 @@
 import { describe, expect, test } from "bun:test";
 import { APIError } from "@anthropic-ai/sdk/core/error";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
+import { streamError } from "../../../src/model/sdk.ts";
 import { sseEventBatches } from "../../../src/model/sse.ts";
 
 const encoder = new TextEncoder();
+
+const headers = new Headers({ "content-type": "text/event-stream", "request-id": "req_1" });
+
+/** How sdk.ts reads an error record: the SDK's APIError. */
+const errorRecord = (data: string) => streamError(data, headers);
 
 function responseOf(chunks: readonly Uint8Array[]): Response {
   const body = new ReadableStream<Uint8Array>({
@@ -14,14 +20,14 @@ function responseOf(chunks: readonly Uint8Array[]): Response {
       controller.close();
     },
   });
-  return new Response(body, { headers: { "content-type": "text/event-stream", "request-id": "req_1" } });
+  return new Response(body, { headers });
 }
 
 async function ours(chunks: readonly Uint8Array[]): Promise<{ events: unknown[]; batches: number } | { error: unknown }> {
   const events: unknown[] = [];
   let batches = 0;
   try {
-    for await (const batch of sseEventBatches<unknown>(responseOf(chunks), new AbortController())) {
+    for await (const batch of sseEventBatches<unknown>(responseOf(chunks), new AbortController(), errorRecord)) {
       batches++;
       events.push(...batch);
     }
@@ -81,7 +87,7 @@ describe("sseEventBatches reads what the SDK's stream reads", () => {
       const events: unknown[] = [];
       const thrown = await (async () => {
         try {
-          for await (const batch of sseEventBatches<unknown>(responseOf(chunks), new AbortController())) events.push(...batch);
+          for await (const batch of sseEventBatches<unknown>(responseOf(chunks), new AbortController(), errorRecord)) events.push(...batch);
         } catch (error) {
           return error;
         }
@@ -111,7 +117,7 @@ describe("sseEventBatches reads what the SDK's stream reads", () => {
   test("a consumer that stops early aborts the request", async () => {
     const controller = new AbortController();
     const body = record("message_start", messageStart) + record("message_stop", { type: "message_stop" });
-    for await (const batch of sseEventBatches<unknown>(responseOf([encoder.encode(body)]), controller)) {
+    for await (const batch of sseEventBatches<unknown>(responseOf([encoder.encode(body)]), controller, errorRecord)) {
       expect(batch.length).toBe(2);
       break;
     }
@@ -120,7 +126,7 @@ describe("sseEventBatches reads what the SDK's stream reads", () => {
 
   test("a stream read to its end leaves the request alone", async () => {
     const controller = new AbortController();
-    for await (const batch of sseEventBatches<unknown>(responseOf([encoder.encode(record("message_stop", { type: "message_stop" }))]), controller)) expect(batch).toEqual([{ type: "message_stop" }]);
+    for await (const batch of sseEventBatches<unknown>(responseOf([encoder.encode(record("message_stop", { type: "message_stop" }))]), controller, errorRecord)) expect(batch).toEqual([{ type: "message_stop" }]);
     expect(controller.signal.aborted).toBe(false);
   });
 });
