@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
 import type { z } from "zod";
 import { lazySchema } from "../util/lazy-schema.ts";
 import { ToolError } from "../util/errors.ts";
@@ -75,7 +75,7 @@ export const grepTool = defineTool({
   access: "read",
   subject: (args, session) => searchRoot(args, session),
   async run(args, { session, signal }) {
-    const request = await buildRequest(args, session);
+    const request = buildRequest(args, session);
     const found = await search(request, session, signal);
     const raw = session.readDenied ? hideDenied(found, session.readDenied) : found;
     return formatGrep(raw, {
@@ -144,12 +144,16 @@ function searchRoot(args: GrepInput, session: ToolSession): string {
   return args.path === undefined ? session.cwd : resolveToolPath(args.path, session);
 }
 
-async function buildRequest(args: GrepInput, session: ToolSession): Promise<GrepRequest> {
+function buildRequest(args: GrepInput, session: ToolSession): GrepRequest {
   const root = searchRoot(args, session);
-  const rootStat = await stat(root).catch((error: unknown) => {
+  // One stat, synchronously: through the thread pool it cost a round-trip longer than a small search.
+  let rootStat: Stats;
+  try {
+    rootStat = statSync(root);
+  } catch (error) {
     if (isMissing(error)) throw new ToolError(`Path does not exist: ${root}. Current working directory: ${session.cwd}.`, "tool_input");
     throw new ToolError(`Cannot search ${root}: ${error instanceof Error ? error.message : String(error)}`);
-  });
+  }
   if (!args.multiline && hasLiteralNewline(args.pattern)) {
     throw new ToolError(
       `The pattern ${JSON.stringify(args.pattern)} contains a newline, which never matches line by line. Set multiline: true to match across lines.`,
