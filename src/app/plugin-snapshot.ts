@@ -149,23 +149,24 @@ export function startupLinesOf(lines: readonly string[]): StartupLines {
 // ---- the files -----------------------------------------------------------------------------------
 let lastRead: { path: string; stored: StoredSnapshot | undefined } | undefined;
 
-const contexts = new WeakMap<readonly string[], { cwd: string; homeDir: string; key: string }>();
+const contexts = new WeakMap<object, { cwd: string; homeDir: string; key: string }>();
 
 /**
- * The version, folder and enabled set, hashed (once per list of ids). The ids are hashed in the
- * settings' order, unsorted: reordering `enabledPlugins` costs one load from the folders, sorting
- * hundreds of ids would cost every start.
+ * The version, folder and `enabledPlugins` map, hashed (once per map). The map is hashed as it is
+ * serialised, in the settings' order and with its `false` entries: reordering or adding a disabled
+ * entry costs one load from the folders; listing the enabled ids would cost every start a pass
+ * over hundreds of them, and sorting them more.
  */
-function contextKey(env: Environment, enabledIds: readonly string[]): string {
-  const known = contexts.get(enabledIds);
+function contextKey(env: Environment, enabledPlugins: Readonly<Record<string, boolean>>): string {
+  const known = contexts.get(enabledPlugins);
   if (known && known.cwd === env.cwd && known.homeDir === env.homeDir) return known.key;
-  const key = Bun.hash(`${JSON.stringify([SNAPSHOT_VERSION, env.cwd, env.homeDir])}\n${enabledIds.join("\n")}`).toString(36);
-  contexts.set(enabledIds, { cwd: env.cwd, homeDir: env.homeDir, key });
+  const key = Bun.hash(`${JSON.stringify([SNAPSHOT_VERSION, env.cwd, env.homeDir])}\n${JSON.stringify(enabledPlugins)}`).toString(36);
+  contexts.set(enabledPlugins, { cwd: env.cwd, homeDir: env.homeDir, key });
   return key;
 }
 
-/** The record's path for this start (cheap: one read of the install records, one hash). */
-export function snapshotPath(env: Environment, enabledIds: readonly string[]): string {
+/** The record's path for this start (cheap: one stat of the install records, one hash). */
+export function snapshotPath(env: Environment, enabledPlugins: Readonly<Record<string, boolean>>): string {
   // clew replaces the install records by renaming a new file over them, so any change gives a new
   // inode; size and mtime catch an edit made in place by hand.
   let records = "none";
@@ -175,7 +176,7 @@ export function snapshotPath(env: Environment, enabledIds: readonly string[]): s
   } catch {
     // No installs: every enabled plugin is reported as not installed, which the record holds too.
   }
-  const key = `${contextKey(env, enabledIds)}-${Bun.hash(records).toString(36)}`;
+  const key = `${contextKey(env, enabledPlugins)}-${Bun.hash(records).toString(36)}`;
   return join(env.pluginsDir, "index", `session-${key}.json`);
 }
 

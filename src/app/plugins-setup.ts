@@ -61,7 +61,17 @@ export interface PluginsInput {
 
 const enabledOf = new WeakMap<LoadedSettings, string[]>();
 
-/** The ids `enabledPlugins` turns on (worked out once per settings load: the rollout check and the loader both ask). */
+/**
+ * Whether `enabledPlugins` turns any plugin on. A warm start needs no more than this and the
+ * record's key (snapshotPath hashes the map itself): listing 600 ids is left to a cold load.
+ */
+function anyEnabled(loaded: LoadedSettings): boolean {
+  const enabled = loaded.settings.enabledPlugins;
+  for (const id in enabled) if (enabled[id] === true) return true;
+  return false;
+}
+
+/** The ids `enabledPlugins` turns on (worked out once per settings load: the rollout and a cold load both ask). */
 export function enabledIds(loaded: LoadedSettings): readonly string[] {
   const known = enabledOf.get(loaded);
   if (known) return known;
@@ -131,15 +141,14 @@ async function marketplaceEntries(pluginsDir: string): Promise<(marketplace: str
  */
 export function rolloutMayBeDue(env: Environment, loaded: LoadedSettings): boolean {
   if (Object.keys(loaded.settings.extraKnownMarketplaces).length > 0) return true;
-  if (enabledIds(loaded).length === 0) return false;
+  if (!anyEnabled(loaded)) return false;
   const missing = notInstalledFromSnapshot(env, loaded);
   return missing === undefined || missing.length > 0;
 }
 
 /** Enabled plugins that have no install record here, from the stored record when it holds (team rollout). */
 export function notInstalledFromSnapshot(env: Environment, loaded: LoadedSettings): string[] | undefined {
-  const ids = enabledIds(loaded);
-  return ids.length === 0 ? [] : readSnapshot(snapshotPath(env, ids))?.snapshot.notInstalled;
+  return anyEnabled(loaded) ? readSnapshot(snapshotPath(env, loaded.settings.enabledPlugins))?.snapshot.notInstalled : [];
 }
 
 /** What one plugin adds to the record: its source, hooks, checked servers, `bin/`, errors. */
@@ -189,8 +198,9 @@ function storedHookSource(origin: PluginHookOrigin, contents: () => unknown): Ho
 }
 
 /** Loads the plugins from their folders, checking each installed one first (a cold start). */
-async function loadFromFolders(input: PluginsInput, ids: readonly string[], integrityOf: (checks: CheckedPlugin[]) => PluginIntegrity): Promise<{ snapshot: PluginSnapshot; rest: SnapshotRest; complete: boolean; integrity: PluginIntegrity }> {
+async function loadFromFolders(input: PluginsInput, integrityOf: (checks: CheckedPlugin[]) => PluginIntegrity): Promise<{ snapshot: PluginSnapshot; rest: SnapshotRest; complete: boolean; integrity: PluginIntegrity }> {
   const { env } = input;
+  const ids = enabledIds(input.loaded);
   const { resolveEnabledPlugins } = await import("../plugins/install/enabled.ts");
   const loadPlugin = (await import("../plugins/load.ts")).loadPlugin;
   const snapshot = emptySnapshot();
@@ -302,15 +312,35 @@ async function deferredServers(snapshot: PluginSnapshot, definitions: () => Snap
   return { length: names.length, names, entries: () => (entries ??= expandServers(definitions() ?? [], env)) };
 }
 
+type IntegrityModule = typeof import("../plugins/install/integrity.ts");
+
+/**
+ * The integrity checker, loaded when a plugin is first asked about. A warm start asks nothing of
+ * its plugins before the first request (unless one has a `bin/`), so it loads none of it until then.
+ */
+function integrityModule(): IntegrityModule {
+  return require("../plugins/install/integrity.ts") as IntegrityModule;
+}
+
+/** Makes `make()` on the first call to any of its methods: the methods a session calls on its PluginIntegrity. */
+function lazyIntegrity(make: () => PluginIntegrity): Pick<PluginIntegrity, "problem" | "admits" | "refuseAll" | "checkRest"> {
+  let made: PluginIntegrity | undefined;
+  const integrity = () => (made ??= make());
+  return {
+    problem: (root) => integrity().problem(root),
+    admits: (root) => integrity().admits(root),
+    refuseAll: (plugins, reason) => integrity().refuseAll(plugins, reason),
+    checkRest: () => integrity().checkRest(),
+  };
+}
+
 export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPlugins | undefined> {
   const { env } = input;
-  const ids = enabledIds(input.loaded);
-  if (ids.length === 0 && input.pluginDirs.length === 0) return undefined;
-  const { PluginIntegrity } = await import("../plugins/install/integrity.ts");
-  const path = snapshotPath(env, ids);
+  if (input.pluginDirs.length === 0 && !anyEnabled(input.loaded)) return undefined;
+  const path = snapshotPath(env, input.loaded.settings.enabledPlugins);
   let started = false;
   const integrityOf = (checks: readonly CheckedPlugin[] | (() => readonly CheckedPlugin[])) =>
-    new PluginIntegrity(env.pluginsDir, checks, (problem) => {
+    new (integrityModule().PluginIntegrity)(env.pluginsDir, checks, (problem) => {
       if (!started) return;
       input.report?.(formatPluginProblem(problem, env.homeDir));
       dropSnapshot(path);
@@ -334,19 +364,19 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
       return undefined;
     }
   };
-  let integrity: PluginIntegrity;
+  let integrity: Pick<PluginIntegrity, "problem" | "admits" | "refuseAll" | "checkRest">;
   let startup: StartupLines;
   const lines: string[] = [];
   if (stored) {
     ({ snapshot, rest: readRest, startup } = stored);
-    integrity = integrityOf(() => rest()?.checks ?? []);
+    integrity = lazyIntegrity(() => integrityOf(() => rest()?.checks ?? []));
     // A `bin/` folder is on the Bash tool's PATH from the start, so its plugin is checked now.
     for (const bin of snapshot.bins) {
       const problem = integrity.problem(bin.root);
       if (problem) lines.push(formatPluginProblem(problem, env.homeDir));
     }
   } else {
-    const loaded = await loadFromFolders(input, ids, integrityOf);
+    const loaded = await loadFromFolders(input, integrityOf);
     ({ snapshot, integrity } = loaded);
     const folders = loaded.rest;
     readRest = () => folders;
