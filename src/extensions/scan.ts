@@ -3,10 +3,12 @@
  * checks. Nothing here reads a file's content: a skill folder costs one `stat` of its SKILL.md,
  * so a warm start over thousands of skills is a few name listings and stats. `stat` follows
  * symlinks, and its (device, inode) pair identifies the real file, so a target reachable twice
- * loads once without a `realpath` per entry.
+ * loads once without a `realpath` per entry. A scan can record what it looked at (stamps.ts): a
+ * start then tells the folders are as they were by looking again, without scanning.
  */
 import { readdirSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import type { ScanRecorder } from "./stamps.ts";
 import type { ComponentSource, ExtensionProblem } from "./types.ts";
 
 export type ComponentKind = "skill" | "command" | "agent";
@@ -54,14 +56,26 @@ class Scanner {
   /** Per kind and device, the inodes already taken. */
   private readonly seen = new Map<string, Set<number>>();
 
-  constructor(private readonly source: ComponentSource) {}
+  constructor(
+    private readonly source: ComponentSource,
+    private readonly record?: ScanRecorder,
+  ) {}
+
+  private stat(path: string): Stats | undefined {
+    const stat = statOrUndefined(path);
+    this.record?.stat(path, stat);
+    return stat;
+  }
 
   /** Entry names in code-unit order; a missing folder is an empty one, an unreadable one a problem. */
   private list(dir: string): string[] {
     try {
-      return readdirSync(dir).sort();
+      const names = readdirSync(dir).sort();
+      this.record?.list(dir, names);
+      return names;
     } catch (error) {
       const code = errorCode(error);
+      this.record?.list(dir, code ?? String(error));
       if (code !== "ENOENT" && code !== "ENOTDIR") {
         this.problems.push({ code: "unreadable", severity: "error", file: dir, message: `cannot list this folder (${code ?? String(error)}); its components are not loaded. Check its permissions.` });
       }
@@ -84,7 +98,7 @@ class Scanner {
   skills(root: string): void {
     const plugin = this.source.scope === "plugin";
     if (plugin) {
-      const own = statOrUndefined(`${root}/SKILL.md`);
+      const own = this.stat(`${root}/SKILL.md`);
       if (own?.isFile()) {
         this.add("skill", `${root}/SKILL.md`, root, basename(root), own);
         return;
@@ -93,10 +107,10 @@ class Scanner {
     for (const name of this.list(root)) {
       if (name.startsWith(".") || (!plugin && name.toLowerCase() === "synced")) continue;
       const dir = `${root}/${name}`;
-      const stat = statOrUndefined(`${dir}/SKILL.md`);
+      const stat = this.stat(`${dir}/SKILL.md`);
       if (stat?.isFile()) {
         this.add("skill", `${dir}/SKILL.md`, dir, name, stat);
-      } else if (!plugin && statOrUndefined(`${dir}/.claude-plugin/plugin.json`)?.isFile()) {
+      } else if (!plugin && this.stat(`${dir}/.claude-plugin/plugin.json`)?.isFile()) {
         this.skillsDirPlugins.push(dir);
         this.problems.push({
           code: "skills-dir-plugin",
@@ -110,7 +124,7 @@ class Scanner {
 
   /** Commands and agents: `.md` files at any depth; in commands, a folder with SKILL.md is one command. */
   files(kind: "command" | "agent", path: string): void {
-    const stat = statOrUndefined(path);
+    const stat = this.stat(path);
     if (stat === undefined) return;
     if (stat.isFile()) {
       if (path.endsWith(".md")) this.add(kind, path, dirname(path), basename(path, ".md"), stat);
@@ -121,7 +135,7 @@ class Scanner {
       for (const name of this.list(dir)) {
         if (name.startsWith(".") || name === "node_modules") continue;
         const full = `${dir}/${name}`;
-        const entry = statOrUndefined(full);
+        const entry = this.stat(full);
         if (entry === undefined) continue;
         if (entry.isFile()) {
           if (name.endsWith(".md")) this.add(kind, full, dir, prefix + name.slice(0, -3), entry);
@@ -129,7 +143,7 @@ class Scanner {
         }
         if (!entry.isDirectory() || visited.has(identity(entry))) continue;
         visited.add(identity(entry));
-        const skill = kind === "command" ? statOrUndefined(`${full}/SKILL.md`) : undefined;
+        const skill = kind === "command" ? this.stat(`${full}/SKILL.md`) : undefined;
         if (skill?.isFile()) this.add(kind, `${full}/SKILL.md`, full, prefix + name, skill);
         else walk(full, `${prefix}${name}:`);
       }
@@ -138,8 +152,9 @@ class Scanner {
   }
 }
 
-export function scanSource(source: ComponentSource): ScanResult {
-  const scanner = new Scanner(source);
+/** `record`: told of every stat and listing the scan makes, so its result can be re-checked without scanning. */
+export function scanSource(source: ComponentSource, record?: ScanRecorder): ScanResult {
+  const scanner = new Scanner(source, record);
   source.skills.forEach((root, index) => {
     scanner.pathIndex = index;
     scanner.skills(resolve(root));

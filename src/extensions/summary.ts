@@ -1,20 +1,22 @@
 /**
  * What a session needs of its extensions before the first request — the catalogue text, how many
  * skills the model may call, whether any carries hooks, the problems to report — kept beside the
- * index cache under a fingerprint of every component file (path, size, mtime). When nothing
- * changed, start-up stats the files and reads this one record: the registry itself is built only
- * when something is invoked, listed or completed.
+ * index cache with the stamps of the scan that found its files (stamps.ts: every stat and folder
+ * listing it made). When those come out the same, start-up reads this one record and looks at
+ * the same files and folders again: the registry itself is built only when something is
+ * invoked, listed or completed.
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { asciiJson, readAsciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { CACHE_VERSION, IndexCache } from "./index-cache.ts";
-import { scanSource } from "./scan.ts";
-import { hasFolder, sourceIdentity } from "./sources.ts";
+import { scanSource, type ScanEntry } from "./scan.ts";
+import { sourceIdentity } from "./sources.ts";
+import { isStamps, stampRecorder, stampsHold, type Stamps } from "./stamps.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
-const SUMMARY_VERSION = 8;
+const SUMMARY_VERSION = 9;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -48,7 +50,7 @@ export interface AgentListing {
 
 interface StoredSummary extends StartupSummary {
   version: number;
-  fingerprint: string;
+  stamps: Stamps;
 }
 
 function summaryPath(cacheDir: string, sources: readonly ComponentSource[], set: SourceSet | undefined, budget: number): string {
@@ -57,31 +59,24 @@ function summaryPath(cacheDir: string, sources: readonly ComponentSource[], set:
   return join(cacheDir, `summary-${Bun.hash(key).toString(36)}.json`);
 }
 
-/**
- * The fingerprint of every component file as it is now (its key, size and mtime: what the index
- * cache checks a file by). A summary stored under the same fingerprint was made from these very
- * files, so a start needs nothing of the index cache to trust it: the cache is opened only when
- * the registry is built.
- */
-function fingerprint(sources: readonly ComponentSource[], set: SourceSet | undefined): string {
-  const parts: string[] = [];
-  for (const source of set && !set.immutable ? [...sources, ...set.list()] : sources) {
-    // A versioned install never changes in place (the plugin layer checks its files at start-up,
-    // and an update is a new folder): its folder names its content, and the summary's file name
-    // names the folder (summaryPath), so nothing of it is read or added here.
-    if (source.immutable) continue;
-    // Most user and project folders do not exist: nothing to scan.
-    if (hasFolder(source)) for (const entry of scanSource(source).entries) parts.push(`${entry.key}\u0000${entry.size}\u0000${entry.mtimeMs}`);
-    parts.push(`\u0001${source.root}`);
-  }
-  return Bun.hash(parts.join("\n")).toString(36);
+/** The sources whose folders a summary depends on: a versioned install never changes in place. */
+function watchedSources(sources: readonly ComponentSource[], set: SourceSet | undefined): ComponentSource[] {
+  // A versioned install never changes in place (the plugin layer checks its files at start-up,
+  // and an update is a new folder): its folder names its content, and the summary's file name
+  // names the folder (summaryPath), so nothing of it is looked at here.
+  return (set && !set.immutable ? [...sources, ...set.list()] : [...sources]).filter((source) => source.immutable !== true);
+}
+
+/** Scans the sources as they are now: their entries, and the stamps that tell later that nothing changed. */
+function scanWatched(sources: readonly ComponentSource[], set: SourceSet | undefined): { scans: { source: ComponentSource; entries: ScanEntry[] }[]; stamps: Stamps } {
+  const { recorder, stamps } = stampRecorder();
+  const scans = watchedSources(sources, set).map((source) => ({ source, entries: scanSource(source, recorder).entries }));
+  return { scans, stamps };
 }
 
 /** Whether every component file is in the index cache as it is now (a full load just wrote them there). */
-function allIndexed(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string): boolean {
-  for (const source of set && !set.immutable ? [...sources, ...set.list()] : sources) {
-    if (source.immutable || !hasFolder(source)) continue;
-    const entries = scanSource(source).entries;
+function allIndexed(scans: readonly { source: ComponentSource; entries: ScanEntry[] }[], cacheDir: string): boolean {
+  for (const { source, entries } of scans) {
     if (entries.length === 0) continue;
     const cache = IndexCache.open(cacheDir, source);
     if (!entries.every((entry) => cache.lookup(entry) !== undefined)) return false;
@@ -96,31 +91,30 @@ function isListing(value: unknown): value is AgentListingLines {
 }
 
 /** The summary of the last full load over `sources` then `set`, if no component file changed since. */
-export function cachedSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number): { summary?: StartupSummary; fingerprint?: string } {
-  const current = fingerprint(sources, set);
+export function cachedSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number): { summary?: StartupSummary } {
+  let stored: Partial<StoredSummary>;
   try {
-    const stored = readAsciiJson(summaryPath(cacheDir, sources, set, budget)) as Partial<StoredSummary>;
-    if (stored.version === SUMMARY_VERSION && stored.fingerprint === current && typeof stored.catalogue === "string") {
-      const agentLines = isListing(stored.agentLines) ? { agentLines: stored.agentLines } : {};
-      return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [], ...agentLines }, fingerprint: current };
-    }
+    stored = readAsciiJson(summaryPath(cacheDir, sources, set, budget)) as Partial<StoredSummary>;
   } catch {
     // No summary yet, or a damaged one: the caller loads in full and writes a new one.
+    return {};
   }
-  return { fingerprint: current };
+  if (stored.version !== SUMMARY_VERSION || typeof stored.catalogue !== "string" || !isStamps(stored.stamps) || !stampsHold(stored.stamps)) return {};
+  const agentLines = isListing(stored.agentLines) ? { agentLines: stored.agentLines } : {};
+  return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [], ...agentLines } };
 }
 
 /** Records the summary of a full load; a failed write only costs speed next time. */
 export async function saveSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number, summary: StartupSummary): Promise<void> {
   // Only a load whose files all reached the index cache is summarised: one that could not write
   // the cache (a read-only state dir) would parse them all again on the way to the registry anyway.
-  if (!allIndexed(sources, set, cacheDir)) return;
-  const current = fingerprint(sources, set);
+  const { scans, stamps } = scanWatched(sources, set);
+  if (!allIndexed(scans, cacheDir)) return;
   const path = summaryPath(cacheDir, sources, set, budget);
   try {
     mkdirSync(dirname(path), { recursive: true });
     // ASCII only (the rest escaped): read back as latin1, with no UTF-8 to decode on every start.
-    await writeFileAtomic(path, asciiJson({ version: SUMMARY_VERSION, fingerprint: current, ...summary } satisfies StoredSummary));
+    await writeFileAtomic(path, asciiJson({ version: SUMMARY_VERSION, ...summary, stamps } satisfies StoredSummary));
   } catch {
     // A read-only state dir: every start loads in full.
   }
