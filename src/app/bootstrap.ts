@@ -41,6 +41,7 @@ import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNa
 import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { schemaWarmUp } from "./warm-up.ts";
+import { finalOutputSetup } from "./final-output-setup.ts";
 import { backgroundWork } from "./background-work.ts";
 import { loadSessionPlugins, reportPluginProblems, rolloutMayBeDue } from "./plugins-setup.ts";
 import { sideModelPort } from "./side-model.ts";
@@ -98,6 +99,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (selected.unknown.length > 0) {
     throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
+  const finalOutput = await finalOutputSetup(options.jsonSchema);
+  if (finalOutput) selected.tools.push(finalOutput.tool);
   const windowTokens = env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
   if (rolloutMayBeDue(env, loaded)) await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
@@ -341,6 +344,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     now: () => performance.now(),
     ...(options.streamEvents === false ? { streamEvents: false } : {}),
     ...(hooks ? { hooks } : {}),
+    ...(finalOutput ? { finalOutput: finalOutput.port } : {}),
   };
 
   const reasoning = startReasoning({ envEffort: env.effortLevel, flagEffort: options.cli.effort, settingEffort: settings.effortLevel, maxThinkingTokens: env.maxThinkingTokens, alwaysThinkingEnabled: settings.alwaysThinkingEnabled }, loopDeps.request, options.report);

@@ -47,7 +47,7 @@ function usageByModel(model: string, main: TokenUsage, helpers: Record<string, T
 
 export interface ResultObject {
   type: "result";
-  subtype: "success" | "error_max_turns" | "error_during_execution" | "error_max_budget_usd";
+  subtype: "success" | "error_max_turns" | "error_during_execution" | "error_max_budget_usd" | "error_max_structured_output_retries";
   is_error: boolean;
   api_error_status: number | null;
   duration_ms: number;
@@ -63,6 +63,8 @@ export interface ResultObject {
   modelUsage: Record<string, Record<string, number | string>>;
   permission_denials: LoopOutcome["denials"];
   context_window?: Record<string, number | null>;
+  /** `--json-schema`: the answer, matching the schema. */
+  structured_output?: unknown;
   uuid: string;
 }
 
@@ -110,7 +112,9 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
   };
   switch (outcome.reason) {
     case "completed":
-      return { ...base, subtype: "success", is_error: false, result: outcome.finalText, terminal_reason: "completed" };
+      return { ...base, subtype: "success", is_error: false, result: outcome.finalText, ...("structuredOutput" in outcome ? { structured_output: outcome.structuredOutput } : {}), terminal_reason: "completed" };
+    case "structured_output_retry_exhausted":
+      return { ...base, subtype: "error_max_structured_output_retries", is_error: true, errors: [outcome.finalText], terminal_reason: outcome.reason };
     case "max_turns":
       return {
         ...base,
@@ -154,5 +158,8 @@ export function textResult(result: ResultObject): { text: string; toStderr: bool
   if (result.subtype === "error_max_turns") return { text: `Error: Reached max turns (${result.num_turns - 1})`, toStderr: true };
   if (result.subtype === "error_during_execution") return { text: "Error: Interrupted", toStderr: true };
   if (result.subtype === "error_max_budget_usd") return { text: `Error: ${result.errors?.[0] ?? "Reached maximum budget"}`, toStderr: true };
+  if (result.subtype === "error_max_structured_output_retries") return { text: `Error: ${result.errors?.[0] ?? "Failed to provide valid structured output"}`, toStderr: true };
+  // With --json-schema the answer a script wants is the structured one, as one line of JSON.
+  if ("structured_output" in result) return { text: JSON.stringify(result.structured_output), toStderr: false };
   return { text: result.result ?? "", toStderr: result.is_error };
 }

@@ -21,6 +21,8 @@ export interface SessionOptions {
   streamEvents?: boolean;
   maxTurns?: number;
   systemPrompt?: string;
+  /** `--json-schema` (JSON text) or initialize's `jsonSchema` (parsed): the turn's answer goes through StructuredOutput. */
+  jsonSchema?: unknown;
   appendSystemPrompt?: string;
   /** `--tools`: restrict the built-in set. */
   tools?: string[];

@@ -21,6 +21,8 @@ export interface CliOptions {
   model: string | undefined;
   /** `--fallback-model m1,m2`: models to go on with when the model is overloaded. */
   fallbackModel: string | undefined;
+  /** `--json-schema`: print mode answers through StructuredOutput, checked against this schema (JSON text). */
+  jsonSchema: string | undefined;
   /** `--effort`: this session's effort level (CLAUDE_CODE_EFFORT_LEVEL still outranks it). */
   effort: EffortLevel | undefined;
   maxTurns: number | undefined;
@@ -69,7 +71,7 @@ const UNSUPPORTED = new Set([
   "--bg", "--cloud", "--remote-control", "--teleport", "--from-pr", "--tmux", "--channels", "--restricted",
   "--system-prompt-snapshot", "--file", "--desktop", "--environment", "--exec", "--ide", "--chrome", "--no-chrome",
   // Sent by the Agent SDK for options clew does not have (see the README's Agent SDK table).
-  "--json-schema", "--betas", "--thinking", "--max-thinking-tokens", "--thinking-display", "--task-budget",
+  "--betas", "--thinking", "--max-thinking-tokens", "--thinking-display", "--task-budget",
   "--permission-prompts", "--await-initialize", "--initialize-fields", "--managed-settings", "--managed-settings-in-initialize",
   "--plugin-dir-no-mcp", "--resume-session-at", "--resume-drops-turn", "--session-mirror", "--project-config-root",
 ]);
@@ -114,6 +116,7 @@ function splitList(values: string[]): string[] {
 const VALUE_FLAGS: Record<string, Setter> = {
   "--model": (o, v) => (o.model = v),
   "--fallback-model": (o, v) => (o.fallbackModel = v),
+  "--json-schema": (o, v) => (o.jsonSchema = v),
   "--effort": (o, v) => (o.effort = choice("--effort <level>", v, EFFORT_LEVELS)),
   "--max-turns": (o, v) => (o.maxTurns = positiveInt("--max-turns", v)),
   "--output-format": (o, v) => (o.outputFormat = choice("--output-format <format>", v, ["text", "json", "stream-json"] as const)),
@@ -185,7 +188,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

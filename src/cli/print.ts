@@ -77,6 +77,7 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     ...sessionFlags(options, env, version),
     // Only partial messages (--include-partial-messages) show each event of a reply as it streams.
     streamEvents: options.includePartialMessages,
+    ...(options.jsonSchema !== undefined ? { jsonSchema: options.jsonSchema } : {}),
     resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
     fork: options.forkSession,
     sessionId: options.sessionId,

@@ -27,7 +27,9 @@ export type TerminalReason =
   /** A UserPromptSubmit hook blocked the prompt: nothing was sent. */
   | "prompt_blocked"
   /** A hook said `continue: false`. */
-  | "hook_stopped";
+  | "hook_stopped"
+  /** `--json-schema`: no answer matched the schema within the attempts allowed. */
+  | "structured_output_retry_exhausted";
 
 export interface PermissionDenial {
   tool_name: string;
@@ -49,6 +51,8 @@ export interface LoopOutcome {
   apiMs: number;
   error?: { message: string; status: number | null; category: ApiErrorCategory };
   denials: PermissionDenial[];
+  /** `--json-schema`: the answer StructuredOutput took this turn (absent: none was given). */
+  structuredOutput?: unknown;
 }
 
 export type AgentEvent =

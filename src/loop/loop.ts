@@ -60,6 +60,17 @@ export interface LoopDeps {
    * each of a reply's dozens of events a trip through every listener. Default true.
    */
   streamEvents?: boolean;
+  /** `--json-schema`: the turn ends only once the StructuredOutput tool took a valid answer (tools/structured-output.ts). */
+  finalOutput?: FinalOutputPort;
+}
+
+export interface FinalOutputPort {
+  /** After a reply's tool calls: why the turn gives up (invalid answers used up the attempts), if it does. */
+  exhausted(): string | undefined;
+  /** When the model stopped: end the turn, remind it to answer, or give up. */
+  atEnd(): { kind: "done" } | { kind: "remind"; text: string } | { kind: "exhausted"; message: string };
+  /** The answer given this turn, taken by the turn's outcome. */
+  take(): { value: unknown } | undefined;
 }
 
 export interface LoopState {
@@ -126,7 +137,8 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
   const denials: PermissionDenial[] = [];
 
   const finish = (reason: TerminalReason, error?: LoopOutcome["error"]): LoopOutcome => {
-    const outcome: LoopOutcome = { reason, stopReason, numTurns, finalText, usage, apiMs, denials, ...(error ? { error } : {}) };
+    const answer = deps.finalOutput?.take();
+    const outcome: LoopOutcome = { reason, stopReason, numTurns, finalText, usage, apiMs, denials, ...(error ? { error } : {}), ...(answer ? { structuredOutput: answer.value } : {}) };
     emit({ type: "turn_end", outcome });
     return outcome;
   };
@@ -190,6 +202,11 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
         emit({ type: "notice", level: "warning", message: `A hook stopped the agent: ${stopped.stop}` });
         return finish("hook_stopped");
       }
+      const gaveUp = deps.finalOutput?.exhausted();
+      if (gaveUp !== undefined) {
+        finalText = gaveUp;
+        return finish("structured_output_retry_exhausted");
+      }
       continue;
     }
 
@@ -205,6 +222,17 @@ export async function runLoop(state: LoopState, deps: LoopDeps, emit: Emit, sign
     if (message.stopReason === "pause_turn") continue;
 
     finalText = textOf(message);
+    const required = deps.finalOutput?.atEnd();
+    if (required?.kind === "exhausted") {
+      finalText = required.message;
+      return finish("structured_output_retry_exhausted");
+    }
+    if (required?.kind === "remind") {
+      const reminder: MessageParam = { role: "user", content: [{ type: "text", text: required.text }] };
+      state.messages.push(reminder);
+      emit({ type: "turn_start", message: reminder });
+      continue;
+    }
     const held = await stopHooks(deps, finalText, stopBlocks, emit, signal);
     if (held === "stop") return finish("hook_stopped");
     if (held) {

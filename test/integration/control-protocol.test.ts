@@ -229,12 +229,30 @@ describe("stream-json control protocol", () => {
     expect(texts.filter((text) => !String(text).startsWith("<system-reminder>"))).toEqual(["the real question"]);
   });
 
-  test("initialize asking for structured output is refused with the reason and no turn runs", async () => {
+  test("initialize's jsonSchema: each turn answers through StructuredOutput, its answer in the result's structured_output", async () => {
+    const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+    const s = await session([reply().toolUse("StructuredOutput", { n: 3 }), reply().text("first"), reply().toolUse("StructuredOutput", { n: 4 }), reply().text("second")]);
+    expect(await s.control("i1", { subtype: "initialize", jsonSchema: schema })).toMatchObject({ subtype: "success" });
+    s.user("one");
+    const first = await s.waitFor(isResult);
+    s.user("two");
+    const second = await s.waitFor(isResult, s.frames.indexOf(first) + 1);
+    s.end();
+    expect(await s.exit).toBe(0);
+    expect([first, second]).toMatchObject([
+      { subtype: "success", result: "first", structured_output: { n: 3 } },
+      { subtype: "success", result: "second", structured_output: { n: 4 } },
+    ]);
+    const tools = server?.requests[0]?.body.tools as Array<{ name: string; input_schema: unknown }>;
+    expect(tools.find((tool) => tool.name === "StructuredOutput")?.input_schema).toEqual(schema);
+  });
+
+  test("initialize with a jsonSchema that is not a schema object is refused with the reason and no turn runs", async () => {
     const s = await session([reply().text("must not be asked")]);
-    s.send({ type: "control_request", request_id: "i1", request: { subtype: "initialize", jsonSchema: { type: "object" } } });
+    s.send({ type: "control_request", request_id: "i1", request: { subtype: "initialize", jsonSchema: "an object" } });
     s.user("hello");
     expect(await s.exit).toBe(1);
-    expect(s.frames).toEqual([{ type: "control_response", response: { subtype: "error", request_id: "i1", error: "initialize.jsonSchema: structured output (`outputFormat` / --json-schema) is not supported by clew yet" } }]);
+    expect(s.frames).toEqual([{ type: "control_response", response: { subtype: "error", request_id: "i1", error: "initialize.jsonSchema must be a JSON Schema object" } }]);
     expect(server?.requests.length).toBe(0);
   });
 

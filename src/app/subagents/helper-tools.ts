@@ -7,7 +7,7 @@
 import type { AnyTool } from "../../tools/types.ts";
 
 /** Tools that belong to the main conversation only. */
-const NEVER_FOR_HELPERS = new Set(["AskUserQuestion", "EndConversation", "EnterPlanMode", "ExitPlanMode", "ScheduleWakeup", "TaskOutput", "WaitForMcpServers", "Workflow"]);
+const NEVER_FOR_HELPERS = new Set(["AskUserQuestion", "EndConversation", "EnterPlanMode", "ExitPlanMode", "ScheduleWakeup", "StructuredOutput", "TaskOutput", "WaitForMcpServers", "Workflow"]);
 
 const LEGACY_NAMES: Record<string, string> = { Task: "Agent", MultiEdit: "Edit", LS: "Glob", NotebookRead: "Read", KillBash: "KillShell" };
 

@@ -15,13 +15,14 @@ export interface InitConfig {
   sdkMcpServers: string[];
   /** `hooks`: event → matchers with the host's callback ids (run through the hook relay). */
   hooks?: Record<string, unknown>;
+  /** `jsonSchema` (the SDK's `outputFormat`): each turn answers through StructuredOutput. */
+  jsonSchema?: Record<string, unknown>;
 }
 
 export type InitParse = { ok: true; config: InitConfig; notices: string[] } | { ok: false; error: string };
 
 /** Fields whose effect clew does not have; a set one ends initialize with an error naming it. */
 const REFUSED: Record<string, string> = {
-  jsonSchema: "structured output (`outputFormat` / --json-schema) is not supported by clew yet",
   sdkMcpServerConfigs: "per-server settings of in-process MCP servers are not supported by clew yet",
   plugins: "plugins sent in initialize are not supported; pass them as --plugin-dir (the SDK's `plugins` option without pluginsViaInitialize)",
   managedSettings: "managed settings sent in initialize are not supported by clew",
@@ -63,7 +64,9 @@ export function parseInitialize(request: ControlRequestBody): InitParse {
   if (!Array.isArray(servers) || !servers.every((name) => typeof name === "string")) {
     return { ok: false, error: "initialize.sdkMcpServers must be an array of server names" };
   }
-  const known = new Set([...IGNORED, ...Object.keys(REFUSED), "systemPrompt", "appendSystemPrompt", "agents", "sdkMcpServers", "hooks"]);
+  const schema = request.jsonSchema;
+  if (!isEmpty(schema) && (typeof schema !== "object" || Array.isArray(schema))) return { ok: false, error: "initialize.jsonSchema must be a JSON Schema object" };
+  const known = new Set([...IGNORED, ...Object.keys(REFUSED), "systemPrompt", "appendSystemPrompt", "agents", "sdkMcpServers", "hooks", "jsonSchema"]);
   const notices = Object.keys(request)
     .filter((field) => !known.has(field) && !isEmpty(request[field]))
     .map((field) => `initialize.${field} is not supported by clew and has no effect`);
@@ -75,6 +78,7 @@ export function parseInitialize(request: ControlRequestBody): InitParse {
       ...(agents !== undefined ? { agents: agents as Record<string, unknown> } : {}),
       sdkMcpServers: servers as string[],
       ...(!isEmpty(request.hooks) ? { hooks: request.hooks as Record<string, unknown> } : {}),
+      ...(!isEmpty(schema) ? { jsonSchema: schema as Record<string, unknown> } : {}),
     },
     notices,
   };

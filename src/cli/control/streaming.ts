@@ -65,6 +65,7 @@ function withInit(flags: ReturnType<typeof sessionFlags>, init: InitConfig | und
     ...(init.systemPrompt !== undefined ? { systemPrompt: init.systemPrompt } : {}),
     ...(append !== "" ? { appendSystemPrompt: append } : {}),
     ...(init.agents ? { agentsJson: { ...objectOf(flags.agentsJson), ...init.agents } } : {}),
+    ...(init.jsonSchema !== undefined ? { jsonSchema: init.jsonSchema } : {}),
   };
 }
 
@@ -159,6 +160,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
   try {
     session = await openSession({
       ...flags,
+      ...(options.jsonSchema !== undefined ? { jsonSchema: options.jsonSchema } : {}),
       ...withInit(flags, init),
       ...(settings !== options.settings ? { cli: { ...flags.cli, settings } } : {}),
       resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,

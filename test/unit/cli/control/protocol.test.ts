@@ -79,12 +79,11 @@ describe("parseInitialize", () => {
     });
   });
 
-  test("a JSON schema and managed settings are refused by name, never dropped; hook callbacks are taken", () => {
+  test("managed settings are refused by name, never dropped; a JSON schema and hook callbacks are taken", () => {
     const parsed = parseInitialize({ subtype: "initialize", jsonSchema: { type: "object" }, managedSettings: { a: 1 } });
-    expect(parsed).toEqual({
-      ok: false,
-      error: "initialize.jsonSchema: structured output (`outputFormat` / --json-schema) is not supported by clew yet; initialize.managedSettings: managed settings sent in initialize are not supported by clew",
-    });
+    expect(parsed).toEqual({ ok: false, error: "initialize.managedSettings: managed settings sent in initialize are not supported by clew" });
+    expect(parseInitialize({ subtype: "initialize", jsonSchema: { type: "object" } })).toEqual({ ok: true, config: { sdkMcpServers: [], jsonSchema: { type: "object" } }, notices: [] });
+    expect(parseInitialize({ subtype: "initialize", jsonSchema: ["a"] })).toEqual({ ok: false, error: "initialize.jsonSchema must be a JSON Schema object" });
     const hooks = { PreToolUse: [{ hookCallbackIds: ["hook_0"] }] };
     expect(parseInitialize({ subtype: "initialize", hooks })).toEqual({ ok: true, config: { sdkMcpServers: [], hooks }, notices: [] });
   });

@@ -32,10 +32,11 @@ describe("the Agent SDK's command lines", () => {
     expect(parseArgs([...BASE, "--permission-mode=bypassPermissions", "--allow-dangerously-skip-permissions"])).toMatchObject({ permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true });
     expect(parseArgs([...BASE, "--replay-user-messages"]).replayUserMessages).toBe(true);
     expect(parseArgs([...BASE, "--fallback-model=haiku,sonnet"]).fallbackModel).toBe("haiku,sonnet");
+    expect(parseArgs([...BASE, '--json-schema={"type":"object"}']).jsonSchema).toBe('{"type":"object"}');
   });
 
   test("options clew does not have are refused by the flag's name", () => {
-    for (const flag of ["--json-schema={}", "--thinking=adaptive", "--max-thinking-tokens=1000", "--await-initialize", "--betas=x"]) {
+    for (const flag of ["--thinking=adaptive", "--max-thinking-tokens=1000", "--await-initialize", "--betas=x"]) {
       const name = flag.split("=")[0];
       expect(() => parseArgs([...BASE, flag])).toThrow(`error: ${name} is a Claude Code feature that clew does not support.`);
     }
