@@ -374,12 +374,16 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
 
   let pluginList: SessionInfo["plugins"] | undefined;
+  let serverList: SessionInfo["mcpServers"] | undefined;
   const sessionInfo: SessionInfo = {
     sessionId,
     model,
     cwd: env.cwd,
     tools: executor.tools.map((tool) => tool.name),
-    mcpServers: mcp ? initServers(mcp.states()) : initServers(mcpStart.idle),
+    // Listed when asked for, as the plugins are: a plain `-p` run never reads them.
+    get mcpServers() {
+      return (serverList ??= mcp ? initServers(mcp.states()) : initServers(mcpStart.idle));
+    },
     mcpServerErrors: mcpStart.initErrors,
     // Listed when asked for (stream-json's init, the SDK): 600 plugins' ids are not read before the first request.
     get plugins() {

@@ -220,7 +220,10 @@ export class Session {
       const slash = typed[0]?.type === "text" && typed[0].text.trimStart().startsWith("/");
       if (checkpoint.active && slash) void this.services.invocations?.registry.get();
       const manager = this.services.mcp?.session.manager;
-      const mentions = manager && (await (await import("./mcp-mentions.ts")).expandMcp(typed, manager, signal));
+      // Only a prompt that could name an MCP prompt or resource loads the code that expands them.
+      const first = typed[0];
+      const mayMention = first?.type === "text" && (first.text.includes("@") || first.text.trimStart().startsWith("/mcp__"));
+      const mentions = manager && mayMention && (await (await import("./mcp-mentions.ts")).expandMcp(typed, manager, signal));
       if (slash || this.services.hooks?.hasHooks("UserPromptSubmit")) await checkpoint.ready();
       const expansion = mentions || (await expandSlash(typed, this.services.invocations, signal));
       const verdict = expansion.kind === "refused" ? { kind: "blocked" as const, reason: expansion.reason } : await submitPrompt(this.services.hooks, expansion.blocks, both, signal);
