@@ -5,7 +5,7 @@
 import { join, resolve } from "node:path";
 import { withMessageBreakpoints } from "../context/cache-points.ts";
 import { findRepoRoot } from "../context/instructions.ts";
-import { buildSystem } from "../context/system-prompt.ts";
+import { buildSystem, dynamicSections } from "../context/system-prompt.ts";
 import { ToolExecutor } from "../loop/execute.ts";
 import type { LoopDeps } from "../loop/loop.ts";
 import { createStreamFn, preconnect, preloadSdk } from "../model/client.ts";
@@ -101,7 +101,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   const finalOutput = await finalOutputSetup(options.jsonSchema);
   if (finalOutput) selected.tools.push(finalOutput.tool);
-  const windowTokens = env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
+  const windowTokens = options.autoCompactWindow ?? env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
   if (rolloutMayBeDue(env, loaded)) await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
   if (plugins) reportPluginProblems(options.report, plugins);
@@ -292,6 +292,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxResultChars: MAX_RESULT_CHARS,
       ...(spillDir ? { spill: spillTo(spillDir) } : {}),
       transcriptDir: options.persist ? join(stateDir, sessionId, "subagents") : undefined,
+      ...(options.appendSubagentSystemPrompt ? { appendSystemPrompt: options.appendSubagentSystemPrompt } : {}),
       identity: { sessionId, version: options.version },
       now,
     },
@@ -330,7 +331,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
         { cwd: env.cwd, ...facts, model },
-        { replace: options.systemPrompt ?? mainAgent?.prompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue },
+        { replace: options.systemPrompt ?? mainAgent?.prompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue, excludeDynamic: options.excludeDynamicSections },
       ),
       tools: toolSet.apiTools,
     },
@@ -363,6 +364,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const catalogue = toolSet.takeReminder();
   if (catalogue) context.queue(catalogue);
   const messages: MessageParam[] = resumed?.messages ?? [];
+  if (options.excludeDynamicSections && messages.length === 0) context.queue(dynamicSections({ cwd: env.cwd, ...facts, model }, instructions.text));
   context.restoreFrom(messages);
   if (resumed && !forked && recorder && resumed.repairs) recorder(resumed.repairs);
   if (hooks) {

@@ -21,6 +21,12 @@ export interface SessionOptions {
   streamEvents?: boolean;
   maxTurns?: number;
   systemPrompt?: string;
+  /** `--autocompact <tokens>`: the auto-compact window, over CLEW_CONTEXT_WINDOW and the setting. */
+  autoCompactWindow?: number;
+  /** `--append-subagent-system-prompt`: added to every helper agent's system prompt. */
+  appendSubagentSystemPrompt?: string;
+  /** `--exclude-dynamic-system-prompt-sections`: the environment block and instruction files go in the first user message. */
+  excludeDynamicSections?: boolean;
   /** `--json-schema` (JSON text) or initialize's `jsonSchema` (parsed): the turn's answer goes through StructuredOutput. */
   jsonSchema?: unknown;
   appendSystemPrompt?: string;

@@ -23,6 +23,14 @@ export interface CliOptions {
   fallbackModel: string | undefined;
   /** `--json-schema`: print mode answers through StructuredOutput, checked against this schema (JSON text). */
   jsonSchema: string | undefined;
+  /** `--autocompact <tokens>`: the session's auto-compact window (`auto`: the model's). */
+  autoCompactWindow: number | undefined;
+  /** `--append-subagent-system-prompt`: added to every helper agent's system prompt. */
+  appendSubagentSystemPrompt: string | undefined;
+  /** `--exclude-dynamic-system-prompt-sections`: the environment and instruction files go in the first user message. */
+  excludeDynamicSections: boolean;
+  /** `--prompt-suggestions`: accepted; clew makes no suggestions (said on stderr). */
+  promptSuggestions: boolean;
   /** `--effort`: this session's effort level (CLAUDE_CODE_EFFORT_LEVEL still outranks it). */
   effort: EffortLevel | undefined;
   maxTurns: number | undefined;
@@ -117,6 +125,8 @@ const VALUE_FLAGS: Record<string, Setter> = {
   "--model": (o, v) => (o.model = v),
   "--fallback-model": (o, v) => (o.fallbackModel = v),
   "--json-schema": (o, v) => (o.jsonSchema = v),
+  "--autocompact": (o, v) => (o.autoCompactWindow = autoCompactWindow(v)),
+  "--append-subagent-system-prompt": (o, v) => (o.appendSubagentSystemPrompt = v),
   "--effort": (o, v) => (o.effort = choice("--effort <level>", v, EFFORT_LEVELS)),
   "--max-turns": (o, v) => (o.maxTurns = positiveInt("--max-turns", v)),
   "--output-format": (o, v) => (o.outputFormat = choice("--output-format <format>", v, ["text", "json", "stream-json"] as const)),
@@ -144,6 +154,17 @@ const VALUE_FLAGS: Record<string, Setter> = {
 /** `--mcp-config a.json b.json '{"mcpServers":…}'`: each value is one config, never split on commas. */
 function mcpConfigValues(o: CliOptions, values: string[]): void {
   o.mcpConfigs.push(...values);
+}
+
+/** `auto`, or a window of 100k–1M tokens (`400000`, `400k`, `1m`). */
+function autoCompactWindow(value: string): number | undefined {
+  if (value === "auto") return undefined;
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(value.trim());
+  const tokens = match ? Math.round(Number(match[1]) * (match[2]?.toLowerCase() === "m" ? 1_000_000 : match[2]?.toLowerCase() === "k" ? 1_000 : 1)) : Number.NaN;
+  if (!Number.isInteger(tokens) || tokens < 100_000 || tokens > 1_000_000) {
+    throw usage(`option '--autocompact <auto|tokens>' argument '${value}' is invalid. Expected auto or a window of 100000 to 1000000 tokens (e.g. 400000 or 400k).`);
+  }
+  return tokens;
 }
 
 function positiveAmount(flag: string, value: string): number {
@@ -175,6 +196,10 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
   "--no-session-persistence": (o) => (o.persistSession = false),
   "--fork-session": (o) => (o.forkSession = true),
   "--strict-mcp-config": (o) => (o.strictMcpConfig = true),
+  "--exclude-dynamic-system-prompt-sections": (o) => (o.excludeDynamicSections = true),
+  // clew already writes helpers' messages, their text included, as stream-json frames.
+  "--forward-subagent-text": () => {},
+  "--prompt-suggestions": (o) => (o.promptSuggestions = true),
   "-v": (o) => (o.version = true),
   "--version": (o) => (o.version = true),
   "-h": (o) => (o.help = true),
@@ -188,7 +213,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

@@ -63,6 +63,7 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     throw new FatalError("usage", "Error: When using --print, --output-format=stream-json requires --verbose");
   }
   checkPromptTool(options);
+  if (options.promptSuggestions) io.writeError("clew: --prompt-suggestions has no effect: clew makes no prompt suggestions\n");
   if (options.inputFormat === "stream-json") {
     if (options.outputFormat !== "stream-json") throw new FatalError("usage", "Error: --input-format=stream-json requires output-format=stream-json.");
     if (options.prompt !== undefined) {

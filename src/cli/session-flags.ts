@@ -25,8 +25,11 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs" | "fallbackModel"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs" | "fallbackModel" | "autoCompactWindow" | "appendSubagentSystemPrompt" | "excludeDynamicSections"> {
   return {
+    ...(options.autoCompactWindow !== undefined ? { autoCompactWindow: options.autoCompactWindow } : {}),
+    ...(options.appendSubagentSystemPrompt !== undefined ? { appendSubagentSystemPrompt: options.appendSubagentSystemPrompt } : {}),
+    ...(options.excludeDynamicSections ? { excludeDynamicSections: true } : {}),
     ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
     pluginDirs: options.pluginDirs,
     ...(options.agent !== undefined ? { agent: options.agent } : {}),

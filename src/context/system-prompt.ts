@@ -23,6 +23,11 @@ export interface SystemPromptOptions {
   instructions?: string;
   /** One-line catalogues (skills, agents) filled by later features. */
   catalogues?: string;
+  /**
+   * `--exclude-dynamic-system-prompt-sections`: the environment block and the instruction files
+   * are left out (see `dynamicSections`), so the system prompt is the same on every machine.
+   */
+  excludeDynamic?: boolean;
 }
 
 export function environmentBlock(facts: EnvironmentFacts): string {
@@ -43,14 +48,17 @@ export function environmentBlock(facts: EnvironmentFacts): string {
  */
 export function buildSystem(facts: EnvironmentFacts, options: SystemPromptOptions = {}): TextBlockParam[] {
   const base = (options.replace ?? basePrompt).trim();
-  const blocks: TextBlockParam[] = [
-    { type: "text", text: base, cache_control: { type: "ephemeral" } },
-    { type: "text", text: environmentBlock(facts) },
-  ];
-  for (const extra of [options.append, options.instructions, options.catalogues]) {
+  const blocks: TextBlockParam[] = [{ type: "text", text: base, cache_control: { type: "ephemeral" } }];
+  if (!options.excludeDynamic) blocks.push({ type: "text", text: environmentBlock(facts) });
+  for (const extra of [options.append, options.excludeDynamic ? undefined : options.instructions, options.catalogues]) {
     if (extra && extra.trim() !== "") blocks.push({ type: "text", text: extra.trim() });
   }
   const last = blocks[blocks.length - 1] as TextBlockParam;
   blocks[blocks.length - 1] = { ...last, cache_control: { type: "ephemeral" } };
   return blocks;
+}
+
+/** What `excludeDynamic` leaves out of the system prompt, for the conversation's first user message. */
+export function dynamicSections(facts: EnvironmentFacts, instructions: string | undefined): string {
+  return [environmentBlock(facts), instructions?.trim() ?? ""].filter((part) => part !== "").join("\n\n");
 }

@@ -58,6 +58,8 @@ export interface ChildServices {
   maxResultChars: number;
   spill?: (toolUseId: string, text: string) => string | undefined;
   transcriptDir: string | undefined;
+  /** `--append-subagent-system-prompt`: added to every helper's system prompt. */
+  appendSystemPrompt?: string;
   identity: { sessionId: string; version: string };
   now: () => Date;
   budgetExceeded: () => boolean;
@@ -151,7 +153,7 @@ export function createChild(setup: ChildSetup, services: ChildServices): Child {
     request: {
       model: setup.model,
       maxTokens: setup.maxTokens,
-      system: buildSystem({ cwd: setup.cwd, model: setup.model, ...services.facts }, { replace: setup.systemPrompt }),
+      system: buildSystem({ cwd: setup.cwd, model: setup.model, ...services.facts }, { replace: setup.systemPrompt, append: services.appendSystemPrompt }),
       tools: setup.tools.map(toApiTool),
     },
     prepare: withMessageBreakpoints,

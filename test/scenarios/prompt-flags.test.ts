@@ -1,0 +1,72 @@
+// Claude Code's flags for shaping the prompt and the session, against the compiled binary:
+// --exclude-dynamic-system-prompt-sections (the system prompt the same on every machine, the
+// environment and CLAUDE.md in the first user message), --append-subagent-system-prompt,
+// --autocompact, and the accepted-only --forward-subagent-text and --prompt-suggestions.
+import { afterEach, describe, expect, test } from "bun:test";
+import { messagesOf, reply, startFakeAnthropic, textOf, type FakeServer, type RecordedRequest, type ScriptStep } from "../fake-anthropic/index.ts";
+import { runClew, tempDirectory } from "../helpers/clew-process.ts";
+import { writeWorkspace } from "./workspaces.ts";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const messagesRequests = (fake: FakeServer): RecordedRequest[] => fake.requests.filter((request) => request.endpoint === "messages");
+const systemText = (request: RecordedRequest | undefined) => textOf(request?.body.system);
+
+async function run(args: string[], script: ScriptStep[], files: Record<string, string> = { "CLAUDE.md": "Always answer in haiku.\n" }) {
+  const fake = (server = await startFakeAnthropic({ script, rejectInvalid: true }));
+  const cwd = writeWorkspace(files);
+  const result = await runClew(["-p", "hello", ...args], { cwd, configDir: tempDirectory("clew-config-"), baseURL: fake.url });
+  return { ...result, cwd, requests: messagesRequests(fake) };
+}
+
+describe("prompt and session flags", () => {
+  test("--exclude-dynamic-system-prompt-sections: the same system prompt in any folder; the environment and CLAUDE.md open the first message", async () => {
+    const flag = ["--exclude-dynamic-system-prompt-sections"];
+    const first = await run(flag, [reply().toolUse("Bash", { command: "true" }), reply().text("done")], { "CLAUDE.md": "Always answer in haiku.\n" });
+    const second = await run(flag, [reply().text("done")], { "CLAUDE.md": "Never use semicolons.\n" });
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(systemText(first.requests[0])).toBe(systemText(second.requests[0]));
+    expect(systemText(first.requests[0])).not.toContain("<env>");
+    expect(systemText(first.requests[0])).not.toContain("haiku");
+    const opening = messagesOf(first.requests[0] as RecordedRequest)[0]?.content.map((block) => String(block.text ?? "")).join("\n") ?? "";
+    expect(opening).toContain(`Working directory: ${first.cwd}`);
+    expect(opening).toContain("Always answer in haiku.");
+    // Sent once: the next request repeats the first message as it was.
+    expect(messagesOf(first.requests[1] as RecordedRequest)[0]).toEqual(messagesOf(first.requests[0] as RecordedRequest)[0]);
+    // Without the flag both are in the system prompt, as before.
+    const plain = await run([], [reply().text("done")]);
+    expect(systemText(plain.requests[0])).toContain("<env>");
+    expect(systemText(plain.requests[0])).toContain("Always answer in haiku.");
+  });
+
+  test("--append-subagent-system-prompt reaches every helper's system prompt and not the main one", async () => {
+    const result = await run(["--append-subagent-system-prompt", "Report in one line.", "--permission-mode", "bypassPermissions"], [
+      reply().toolUse("Agent", { description: "look", prompt: "look around", subagent_type: "general-purpose" }),
+      reply().text("looked"),
+      reply().text("done"),
+    ]);
+    expect(result.code).toBe(0);
+    expect(systemText(result.requests[0])).not.toContain("Report in one line.");
+    expect(systemText(result.requests[1])).toContain("Report in one line.");
+  });
+
+  test("--autocompact sets the session's window; a window out of range is refused before the run", async () => {
+    const set = await run(["--autocompact", "400k", "--output-format", "json"], [reply().text("done")]);
+    expect(JSON.parse(set.stdout).context_window.window_tokens).toBe(400_000);
+    const auto = await run(["--autocompact", "auto", "--output-format", "json"], [reply().text("done")]);
+    expect(JSON.parse(auto.stdout).context_window.window_tokens).not.toBe(400_000);
+    const bad = await run(["--autocompact", "5000"], []);
+    expect({ code: bad.code, requests: bad.requests.length }).toEqual({ code: 1, requests: 0 });
+    expect(bad.stderr).toContain("option '--autocompact <auto|tokens>' argument '5000' is invalid");
+  });
+
+  test("--forward-subagent-text and --prompt-suggestions are taken; the latter says it has no effect", async () => {
+    const result = await run(["--forward-subagent-text", "--prompt-suggestions"], [reply().text("done")]);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "done\n" });
+    expect(result.stderr).toContain("clew: --prompt-suggestions has no effect: clew makes no prompt suggestions");
+  });
+});
