@@ -4,6 +4,7 @@
  * terminal. Piped stdin is read line by line; non-TTY output gets no colour and no control codes.
  */
 import type { ResumeRequest } from "../app/resume.ts";
+import { StatusLine, statusLineBlocked, statusLineState } from "../app/status-line.ts";
 import { projectStateDir, type Environment } from "../settings/paths.ts";
 import { LineEditor } from "../ui/editor.ts";
 import { wrapItems } from "../ui/fit.ts";
@@ -84,7 +85,9 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     history,
     complete: (buffer, cursor) => completeInput(buffer, cursor, [...commandNames(), ...(repl?.session.userInvocables() ?? [])], env.cwd),
     footer,
+    status: () => statusLine?.current() ?? [],
   });
+  let statusLine: StatusLine | undefined;
   const print = (text: string): void => live.print(text);
   let input: PromptSource;
   let control: TerminalControl;
@@ -120,10 +123,14 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
   }
   repl = session;
   print(banner(session, theme, live.width(), !keyboard));
+  statusLine = startStatusLine(session, env, term, () => editor.redraw(), print, theme);
   if (resume) session.replay();
 
   if (tty) {
-    tty.onShiftTab = () => session.cycleMode();
+    tty.onShiftTab = () => {
+      session.cycleMode();
+      statusLine?.update();
+    };
     tty.busyKey = (key: Key): boolean => {
       if (key.kind !== "key") return false;
       if (key.name === "escape" || key.name === "ctrlC") {
@@ -132,6 +139,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
       }
       if (key.name === "shiftTab") {
         const mode = session.cycleMode();
+        statusLine?.update();
         print(theme.dim(`Permission mode: ${mode}`));
         return true;
       }
@@ -202,6 +210,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
       sentPrompt = true;
       appendHistory(statePath, event.text, new Date());
       await session.submit(event.text);
+      statusLine?.update();
     }
   } finally {
     process.off("SIGINT", onSigint);
@@ -210,10 +219,34 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     if (watchdog) clearInterval(watchdog);
     process.stdout.off("resize", onResize);
     input.close();
+    statusLine?.stop();
     live.stop();
     const { info } = session.session;
     if (info.transcriptPath && session.session.messages.length > 0) print(theme.dim(`\nResume this conversation with: clew -r ${info.sessionId}`));
     await session.close();
   }
   return exitCode;
+}
+
+/** The `statusLine` setting's runner, first run now; or a line saying why it does not run. */
+function startStatusLine(repl: Repl, env: Environment, term: Terminal, redraw: () => void, print: (text: string) => void, theme: Theme): StatusLine | undefined {
+  const session = repl.session;
+  const config = session.settings.settings.statusLine;
+  if (!config) return undefined;
+  const blocked = statusLineBlocked(session.settings, env.cwd);
+  if (blocked) {
+    print(theme.dim(`statusLine is not run: ${blocked}`));
+    return undefined;
+  }
+  const startedAt = Date.now();
+  const line = new StatusLine(config, {
+    cwd: env.cwd,
+    env: env.childEnv,
+    columns: () => term.columns(),
+    rows: () => process.stdout.rows ?? 24,
+    state: () => statusLineState(session, startedAt, Date.now()),
+    changed: redraw,
+  });
+  line.update();
+  return line;
 }

@@ -3,7 +3,7 @@
  * (Alt+Enter, a trailing `\`, or a paste), redrawn in place while it is being edited. Only the
  * lines of the prompt itself are redrawn; once submitted they stay in the scrollback as typed.
  */
-import { wrapItems, wrapToWidth } from "./fit.ts";
+import { cutToWidth, wrapItems, wrapToWidth } from "./fit.ts";
 import type { Key, KeyName } from "./keys.ts";
 import { ansi, textWidth, type Terminal } from "./terminal.ts";
 import type { Theme } from "./theme.ts";
@@ -38,6 +38,8 @@ export interface EditorOptions {
    * submitted. Each is items joined by " · ", broken between items to fit the width of each redraw.
    */
   footer?: () => readonly string[];
+  /** The `statusLine` command's lines, drawn as it printed them (colours kept), each cut to the width. */
+  status?: () => readonly string[];
 }
 
 function previousIndex(text: string, index: number): number {
@@ -308,6 +310,7 @@ export class LineEditor {
     const lines = this.buffer.split("\n").map((line, i) => `${i === 0 ? prompt : continuation}${line}`);
     if (!withFooter || !this.term.isTTY) return lines;
     const width = Math.max(1, this.term.columns() - 1);
+    for (const line of this.options.status?.() ?? []) lines.push(cutToWidth(line, width));
     for (const line of this.options.footer?.() ?? []) {
       lines.push(...wrapItems(line.split(" · "), width).map((part) => this.theme.dim(part)));
     }
