@@ -41,6 +41,7 @@ import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNa
 import { helperTools } from "./subagents/helper-tools.ts";
 import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts";
 import { schemaWarmUp } from "./warm-up.ts";
+import { cachePolicyFor } from "../model/cache-policy.ts";
 import { finalOutputSetup } from "./final-output-setup.ts";
 import { backgroundWork } from "./background-work.ts";
 import { loadSessionPlugins, reportPluginProblems, rolloutMayBeDue } from "./plugins-setup.ts";
@@ -101,7 +102,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   const finalOutput = await finalOutputSetup(options.jsonSchema);
   if (finalOutput) selected.tools.push(finalOutput.tool);
-  const windowTokens = options.autoCompactWindow ?? env.contextWindow ?? settings.autoCompactWindow ?? info.contextWindow;
+  const windowTokens = options.autoCompactWindow ?? env.contextWindow ?? settings.autoCompactWindow ?? (info.costBasis === "unknown" ? env.maxContextTokens : undefined) ?? info.contextWindow;
   if (rolloutMayBeDue(env, loaded)) await (await import("./team-rollout.ts")).rolloutAtStart(env, loaded, options.consentRollout, options.report);
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
   if (plugins) reportPluginProblems(options.report, plugins);
@@ -113,7 +114,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     managedDirs: env.managedSettingsDirs,
     addDirs: settings.permissions.additionalDirectories.map((dir) => resolve(env.cwd, dir)),
     cacheDir: extensionsCache,
-    budgetChars: Math.max(8_000, Math.floor(windowTokens * 0.04)),
+    budgetChars: env.skillListingBudgetChars ?? Math.max(8_000, Math.floor(windowTokens * 0.04)),
     ...(options.agentsJson !== undefined ? { agentsJson: options.agentsJson } : {}),
     ...(plugins ? { pluginSources: plugins.sources } : {}),
   });
@@ -159,6 +160,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     instructions: () => Object.fromEntries((mcp?.states() ?? []).flatMap((state) => (state.instructions ? [[state.name, state.instructions]] : []))),
   });
   const warmUp = schemaWarmUp(() => executor.tools);
+  const cachePolicy = cachePolicyFor(env.promptCaching);
   let requestsSent = 0;
   const baseStream = createStreamFn({
     apiKey: env.apiKey,
@@ -173,6 +175,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },
     interleavedThinkingBeta: !env.disableExperimentalBetas,
     rawEvents: options.streamEvents !== false,
+    ...(cachePolicy ? { cachePolicy } : {}),
     // Every request leaves a full copy of the history behind as JSON; collecting it every few
     // requests keeps a long session's peak memory near what is live (30 steps: 65 → 62 MiB; every
     // request: 60 MiB but +0.9 ms per step). The collection starts once a request is out, so the
@@ -305,7 +308,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     backgroundDisabled: env.disableBackgroundTasks,
   });
 
-  const instructions = await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled);
+  const instructions = await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled && !env.disableAutoMemory);
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const context = new ContextManager(
     {

@@ -208,7 +208,7 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
         continue;
       }
       sentPrompt = true;
-      appendHistory(statePath, event.text, new Date());
+      if (!env.skipPromptHistory) appendHistory(statePath, event.text, new Date());
       await session.submit(event.text);
       statusLine?.update();
     }

@@ -45,7 +45,8 @@ export function sessionFlags(
     systemPrompt: readTextOption(options.systemPrompt, options.systemPromptFile, "--system-prompt"),
     appendSystemPrompt: readTextOption(options.appendSystemPrompt, options.appendSystemPromptFile, "--append-system-prompt"),
     tools: options.tools,
-    persist: options.persistSession,
+    // CLAUDE_CODE_SKIP_PROMPT_HISTORY: as --no-session-persistence.
+    persist: options.persistSession && !env.skipPromptHistory,
   };
 }
 

@@ -71,6 +71,10 @@ function report(outcome: UpdateOutcome, context: UpdateContext, io: CommandIO, e
 }
 
 export async function runUpdateCommand(argv: readonly string[], env: Environment, version: string, io: CommandIO): Promise<number> {
+  if (env.update.disableUpdates) {
+    io.writeErr("clew update: updates are turned off on this machine (DISABLE_UPDATES is set); install a new version the way this one was installed, or unset DISABLE_UPDATES\n");
+    return 1;
+  }
   const args = parseUpdateArgs(argv);
   if (typeof args === "string") {
     io.writeErr(`clew update: ${args}\n${USAGE}`);

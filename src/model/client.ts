@@ -6,6 +6,7 @@
  * A failed attempt discards everything it streamed: the caller only ever appends the final
  * `message`, so a retry can never leave a partial or duplicate turn in history.
  */
+import { applyCachePolicy, type CachePolicy } from "./cache-policy.ts";
 import { MessageAccumulator } from "./accumulate.ts";
 import { classifyError, retryDelayMs } from "./errors.ts";
 import type { ApiKeyHelper } from "./key-helper.ts";
@@ -42,6 +43,8 @@ export interface ModelClientOptions {
    * Default true.
    */
   rawEvents?: boolean;
+  /** DISABLE_PROMPT_CACHING / ENABLE_PROMPT_CACHING_1H: what becomes of a request's cache breakpoints (absent: as built, 5 min). */
+  cachePolicy?: (model: string) => CachePolicy;
 }
 
 /** Overloaded answers in a row before a request moves to the next fallback model (as Claude Code does). */
@@ -171,7 +174,8 @@ export function createStreamFn(options: ModelClientOptions): ModelStream {
     attempt.idle = setTimeout(attempt.stall("The API sent no response headers in time"), Math.min(options.idleTimeoutMs, options.requestTimeoutMs));
     // The SDK's client sends it (headers, auth, errors, the SSE stream); the body comes
     // serialized, since most of it was serialized for the previous request already.
-    const stream = await api.streamPost<RawMessageStreamEvent>("/v1/messages", encoder.encode(request), { "content-type": "application/json", ...betaHeaders, ...keyHeaders }, attempt.controller);
+    const body = options.cachePolicy ? applyCachePolicy(encoder.encode(request), options.cachePolicy(request.model)) : encoder.encode(request);
+    const stream = await api.streamPost<RawMessageStreamEvent>("/v1/messages", body, { "content-type": "application/json", ...betaHeaders, ...keyHeaders }, attempt.controller);
     clearTimeout(attempt.idle);
     attempt.idle = setTimeout(attempt.stall(`The API stream was silent for ${Math.round(options.idleTimeoutMs / 1000)}s`), options.idleTimeoutMs);
     return stream;

@@ -12,6 +12,16 @@ export interface Environment {
   configDir: string;
   homeDir: string;
   cwd: string;
+  /** DISABLE_PROMPT_CACHING[_OPUS|_SONNET|_HAIKU|_FABLE], ENABLE_PROMPT_CACHING_1H, FORCE_PROMPT_CACHING_5M. */
+  promptCaching: { off: boolean; offFamilies: readonly string[]; oneHour: boolean };
+  /** CLAUDE_CODE_DISABLE_AUTO_MEMORY: no auto memory, whatever `autoMemoryEnabled` says. */
+  disableAutoMemory: boolean;
+  /** CLAUDE_CODE_SKIP_PROMPT_HISTORY: no transcripts and no prompt history (as --no-session-persistence). */
+  skipPromptHistory: boolean;
+  /** SLASH_COMMAND_TOOL_CHAR_BUDGET: the skill listing's budget in characters, instead of ~1% of the window. */
+  skillListingBudgetChars: number | undefined;
+  /** CLAUDE_CODE_MAX_CONTEXT_TOKENS: the window of a model id clew does not know. */
+  maxContextTokens: number | undefined;
   /**
    * Managed (organisation) settings directories, in the order they are tried: the first one that
    * holds a managed settings file is used alone (see settings/sources.ts).
@@ -100,6 +110,8 @@ export interface UpdateEnvironment {
   trustedKeyFile: string | undefined;
   /** DISABLE_AUTOUPDATER / CLEW_DISABLE_AUTOUPDATE / CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: no background checks. */
   disableAutoUpdate: { disabled: boolean; by: string | undefined };
+  /** DISABLE_UPDATES: `clew update` refuses as well (and nothing updates in the background). */
+  disableUpdates: boolean;
   /** The running executable (the compiled clew binary, or bun when run from source). */
   executablePath: string;
 }
@@ -146,6 +158,15 @@ export function readEnvironment(
     configDir: nonEmpty(env.CLEW_CONFIG_DIR) ?? join(homeDir, ".clew"),
     homeDir,
     cwd,
+    promptCaching: {
+      off: truthy(env.DISABLE_PROMPT_CACHING),
+      offFamilies: ["opus", "sonnet", "haiku", "fable"].filter((family) => truthy(env[`DISABLE_PROMPT_CACHING_${family.toUpperCase()}`])),
+      oneHour: truthy(env.ENABLE_PROMPT_CACHING_1H) && !truthy(env.FORCE_PROMPT_CACHING_5M),
+    },
+    disableAutoMemory: truthy(env.CLAUDE_CODE_DISABLE_AUTO_MEMORY),
+    skipPromptHistory: truthy(env.CLAUDE_CODE_SKIP_PROMPT_HISTORY),
+    skillListingBudgetChars: intFrom(env.SLASH_COMMAND_TOOL_CHAR_BUDGET),
+    maxContextTokens: intFrom(env.CLAUDE_CODE_MAX_CONTEXT_TOKENS),
     managedSettingsDirs: managedSettingsDirs(env),
     apiKey: nonEmpty(env.ANTHROPIC_API_KEY),
     authToken: nonEmpty(env.ANTHROPIC_AUTH_TOKEN),
@@ -167,7 +188,7 @@ export function readEnvironment(
     bashDefaultTimeoutMs: intFrom(env.BASH_DEFAULT_TIMEOUT_MS),
     bashMaxTimeoutMs: intFrom(env.BASH_MAX_TIMEOUT_MS),
     bashMaxOutputChars: intFrom(env.BASH_MAX_OUTPUT_LENGTH),
-    contextWindow: intFrom(env.CLEW_CONTEXT_WINDOW),
+    contextWindow: intFrom(env.CLEW_CONTEXT_WINDOW ?? env.CLAUDE_CODE_AUTO_COMPACT_WINDOW),
     sessionEndHooksTimeoutMs: intFrom(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS),
     stopHookBlockCap: intFrom(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP),
     autoCompactPercent: intFrom(env.CLEW_AUTOCOMPACT_PCT ?? env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE),
@@ -200,13 +221,14 @@ export function readEnvironment(
 }
 
 function updateEnvironment(env: Record<string, string | undefined>): UpdateEnvironment {
-  const switches = ["CLEW_DISABLE_AUTOUPDATE", "DISABLE_AUTOUPDATER", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"];
+  const switches = ["DISABLE_UPDATES", "CLEW_DISABLE_AUTOUPDATE", "DISABLE_AUTOUPDATER", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"];
   const by = switches.find((name) => truthy(env[name]));
   return {
     url: nonEmpty(env.CLEW_UPDATE_URL),
     pinVersion: nonEmpty(env.CLEW_PIN_VERSION),
     trustedKeyFile: nonEmpty(env.CLEW_TRUSTED_KEY),
     disableAutoUpdate: { disabled: by !== undefined, by },
+    disableUpdates: truthy(env.DISABLE_UPDATES),
     executablePath: process.execPath,
   };
 }

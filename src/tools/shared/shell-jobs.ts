@@ -3,7 +3,7 @@
  * stopped with `KillShell`. Owned by the session; every job is killed when the session ends.
  */
 import { errorMessage } from "../../util/errors.ts";
-import { ShellProcess, type ShellSpec } from "./shell.ts";
+import { prefixed, ShellProcess, type ShellSpec } from "./shell.ts";
 
 export type ShellJobStatus = "running" | "completed" | "failed" | "killed";
 
@@ -58,7 +58,7 @@ class BackgroundJob implements ShellJob {
   ) {
     this.command = spec.command;
     this.description = spec.description;
-    this.process = new ShellProcess(spec);
+    this.process = new ShellProcess({ ...spec, command: prefixed(spec.command, spec.env) });
     this.done = this.process.exited.then(
       (exit) => {
         this.code = exit.exitCode;

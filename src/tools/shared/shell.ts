@@ -46,9 +46,20 @@ export interface ShellExit {
   signal: string | null;
 }
 
-/** bash if it is on the child's PATH, else POSIX sh. */
+/** CLAUDE_CODE_SHELL when it names a shell that runs; else bash if it is on the child's PATH, else POSIX sh. */
 export function shellBinary(env: Readonly<Record<string, string>>): string {
-  return Bun.which("bash", { PATH: env.PATH ?? "/usr/bin:/bin" }) ?? "/bin/sh";
+  const chosen = env.CLAUDE_CODE_SHELL;
+  const found = chosen ? Bun.which(chosen, { PATH: env.PATH ?? "/usr/bin:/bin" }) : null;
+  return found ?? Bun.which("bash", { PATH: env.PATH ?? "/usr/bin:/bin" }) ?? "/bin/sh";
+}
+
+/**
+ * CLAUDE_CODE_SHELL_PREFIX (an auditing or logging wrapper): the shell runs `<prefix> '<command>'`,
+ * the wrapper getting the whole command as its one argument, after the permission gate passed it.
+ */
+export function prefixed(command: string, env: Readonly<Record<string, string>>): string {
+  const prefix = env.CLAUDE_CODE_SHELL_PREFIX?.trim();
+  return prefix ? `${prefix} ${shellQuote(command)}` : command;
 }
 
 /** Every process clew spawns is told it runs under an agent (spec/cli-headless.md §11). */
@@ -206,7 +217,7 @@ export async function runShell(options: RunOptions): Promise<RunResult> {
   // Inside a sandbox the command sees its own /tmp: the file is written there and read from outside.
   const name = `clew-cwd-${crypto.randomUUID()}`;
   const cwdFile = join(options.launch?.scratch.outside ?? tmpdir(), name);
-  const shell = new ShellProcess({ ...options, command: withCwdTrailer(options.command, join(options.launch?.scratch.inside ?? tmpdir(), name)) });
+  const shell = new ShellProcess({ ...options, command: withCwdTrailer(prefixed(options.command, options.env), join(options.launch?.scratch.inside ?? tmpdir(), name)) });
   let timedOut = false;
   let interrupted = false;
   const timer = setTimeout(() => {
