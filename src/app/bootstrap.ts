@@ -43,6 +43,7 @@ import { firstRequestSignal, initServers, startSessionMcp } from "./mcp-setup.ts
 import { schemaWarmUp } from "./warm-up.ts";
 import { cachePolicyFor } from "../model/cache-policy.ts";
 import { finalOutputSetup } from "./final-output-setup.ts";
+import { BARE_INSTRUCTIONS, BARE_TOOLS, bareSettings } from "./bare-mode.ts";
 import { backgroundWork } from "./background-work.ts";
 import { loadSessionPlugins, reportPluginProblems, rolloutMayBeDue } from "./plugins-setup.ts";
 import { sideModelPort } from "./side-model.ts";
@@ -71,7 +72,7 @@ const DEFAULT_CONCURRENT_HELPERS = 10;
 export async function openSession(options: SessionOptions): Promise<Session> {
   preloadSdk();
   const now = options.now ?? (() => new Date());
-  const loaded = loadSettings({
+  const read = loadSettings({
     startDir: options.env.cwd,
     configDir: options.env.configDir,
     managedDirs: options.env.managedSettingsDirs,
@@ -79,6 +80,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     homeDir: options.env.homeDir,
     keepDenyOnError: options.keepDenyOnError,
   });
+  // --bare and --safe-mode: nothing is discovered (app/bare-mode.ts); --bare also keeps to three tools.
+  const minimal = options.bare === true || options.safeMode === true;
+  const loaded = minimal ? bareSettings(read) : read;
   for (const problem of loaded.problems) options.report(`clew: ${formatProblem(problem, options.env.homeDir)}`);
   const { settings } = loaded;
   const env = withSettingsEnv(options.env, loaded, options.report);
@@ -96,7 +100,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const forked = resumed !== undefined && options.fork === true;
   const sessionId = (forked ? undefined : resumed?.sessionId) ?? options.sessionId ?? crypto.randomUUID();
 
-  const selected = selectTools(builtinTools, options.tools, []);
+  const selected = selectTools(builtinTools, options.tools ?? (options.bare ? BARE_TOOLS : undefined), []);
   if (selected.unknown.length > 0) {
     throw new FatalError("usage", `Unknown tool name(s) in --tools: ${selected.unknown.join(", ")}`, `Built-in tools are: ${builtinTools.map((t) => t.name).join(", ")}.`);
   }
@@ -114,12 +118,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     managedDirs: env.managedSettingsDirs,
     addDirs: settings.permissions.additionalDirectories.map((dir) => resolve(env.cwd, dir)),
     cacheDir: extensionsCache,
+    ...(minimal ? { noDiscovery: true } : {}),
     budgetChars: env.skillListingBudgetChars ?? Math.max(8_000, Math.floor(windowTokens * 0.04)),
     ...(options.agentsJson !== undefined ? { agentsJson: options.agentsJson } : {}),
     ...(plugins ? { pluginSources: plugins.sources } : {}),
   });
   for (const problem of extensions.errors) options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
-  if (extensions.modelInvocable === 0) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
+  // --disable-slash-commands: no skill or command is offered, listed or expanded (helper agents stay).
+  const noSkills = options.disableSlashCommands === true;
+  if (extensions.modelInvocable === 0 || noSkills) selected.tools = selected.tools.filter((tool) => tool.name !== "Skill");
   const maxHelperDepth = env.maxSubagentDepth ?? DEFAULT_HELPER_DEPTH;
   if (maxHelperDepth < 1) selected.tools = selected.tools.filter((tool) => tool.name !== "Agent" && tool.name !== "SendMessage");
   const helperTypes = { registry: extensions.registry, withExplorePlan: !env.disableExplorePlanAgents, withBuiltins: !env.disableBuiltinAgents };
@@ -150,7 +157,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const interactive = options.interactive ?? options.ask !== undefined;
   const firstRequest = firstRequestSignal(interactive);
   const mcpStart = await startSessionMcp({
-    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true, rules: permissions.rules, interactive, version: options.version, report: options.report, ...(options.hostMcpServers ? { hostServers: options.hostMcpServers } : {}), ...(plugins && plugins.mcpServers.length > 0 ? { pluginServers: plugins.mcpServers, admitPlugin: plugins.admits } : {}), ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
+    startAfter: firstRequest.out, env, loaded, cliConfigs: options.mcpConfigs ?? [], strict: options.strictMcpConfig === true || minimal, rules: permissions.rules, interactive, version: options.version, report: options.report, ...(options.hostMcpServers ? { hostServers: options.hostMcpServers } : {}), ...(plugins && plugins.mcpServers.length > 0 ? { pluginServers: plugins.mcpServers, admitPlugin: plugins.admits } : {}), ...(options.approveMcp ? { approve: options.approveMcp } : {}) });
   const mcp = mcpStart.mcp;
   const toolSet = await sessionTools({
     builtins: permissions.visibleTools,
@@ -194,7 +201,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
   // Mutable: variables SessionStart hooks export (CLAUDE_ENV_FILE) reach later Bash calls.
-  const childEnv: Record<string, string> = { ...env.childEnv, CLAUDECODE: "1", CLEW: "1" };
+  const childEnv: Record<string, string> = { ...env.childEnv, CLAUDECODE: "1", CLEW: "1", ...(options.bare ? { CLAUDE_CODE_SIMPLE: "1" } : {}) };
   // Enabled plugins' bin/ folders come first on the Bash tool's PATH, while they are enabled.
   if (plugins && plugins.binDirs.length > 0) childEnv.PATH = [...plugins.binDirs, childEnv.PATH ?? ""].filter(Boolean).join(":");
   const toolSession: ToolSession = {
@@ -224,14 +231,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     sideModel: sideModelPort(stream, (name) => resolveModelId(name, env.aliasOverrides), () => ledger),
     sandbox: await setUpSandbox({ settings: loaded, gate: permissions.gate, cwd: env.cwd, homeDir: env.homeDir, configDir: env.configDir, path: childEnv.PATH ?? "", report: options.report }),
   };
-  const invocations: InvocationDeps | undefined = extensions.registry && {
+  const invocations: InvocationDeps | undefined = !noSkills && extensions.registry ? {
     registry: extensions.registry,
     gate: permissions.gate,
     toolSession,
     sessionId,
     // A skill's frontmatter hooks apply once it is invoked; a repository's only in a trusted folder.
     onInvoke: (item) => sessionHooks?.addSkill({ name: item.name, file: item.file, hooks: item.hooks, shared: item.source.scope === "project" }),
-  };
+  } : undefined;
   const path = (forked ? undefined : resumed?.path) ?? transcriptPath(stateDir, sessionId);
   const hookSink: HookSink = { emit: undefined };
   const skillHooks = extensions.withHooks;
@@ -308,7 +315,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     backgroundDisabled: env.disableBackgroundTasks,
   });
 
-  const instructions = await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled && !env.disableAutoMemory);
+  const instructions = minimal ? BARE_INSTRUCTIONS : await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled && !env.disableAutoMemory);
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const context = new ContextManager(
     {
@@ -334,7 +341,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
         { cwd: env.cwd, ...facts, model },
-        { replace: options.systemPrompt ?? mainAgent?.prompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: extensions.catalogue, excludeDynamic: options.excludeDynamicSections },
+        { replace: options.systemPrompt ?? mainAgent?.prompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: noSkills ? undefined : extensions.catalogue, excludeDynamic: options.excludeDynamicSections },
       ),
       tools: toolSet.apiTools,
     },
@@ -371,11 +378,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   context.restoreFrom(messages);
   if (resumed && !forked && recorder && resumed.repairs) recorder(resumed.repairs);
   if (hooks) {
-    const { fireSessionStart } = await import("./session-hooks.ts");
+    const { fireSessionStart, fireSetup } = await import("./session-hooks.ts");
+    const setup = options.setupTrigger ? await fireSetup(hooks, options.setupTrigger) : undefined;
     const start = await fireSessionStart(hooks, resumed && !forked ? "resume" : "startup", model);
-    for (const text of start?.additionalContext ?? []) context.queue(text);
-    Object.assign(childEnv, start?.env ?? {});
-    for (const line of [...(start?.systemMessages ?? []), ...(start?.errors ?? []), ...(start?.envProblems ?? [])]) options.report(`clew: ${line}`);
+    for (const outcome of [setup, start]) {
+      for (const text of outcome?.additionalContext ?? []) context.queue(text);
+      Object.assign(childEnv, outcome?.env ?? {});
+      for (const line of [...(outcome?.systemMessages ?? []), ...(outcome?.errors ?? []), ...(outcome?.envProblems ?? [])]) options.report(`clew: ${line}`);
+    }
   }
 
   let pluginList: SessionInfo["plugins"] | undefined;

@@ -58,6 +58,8 @@ export interface ExtensionsInput {
   userDir: string;
   managedDirs: readonly string[];
   addDirs: readonly string[];
+  /** `--bare`: no folder is looked in; only `--agents` and `--plugin-dir` plugins contribute. */
+  noDiscovery?: boolean;
   cacheDir: string | undefined;
   /** Characters the catalogue may take (about 1% of the window, spec A.4). */
   budgetChars: number;
@@ -111,7 +113,7 @@ function fromSummary(registry: LazyRegistry, { agentLines, ...summary }: Startup
 }
 
 export async function loadSessionExtensions(input: ExtensionsInput): Promise<SessionExtensions> {
-  const own = discoverSources({
+  const own = input.noDiscovery ? [] : discoverSources({
     cwd: input.cwd,
     userDir: input.userDir,
     managedDirs: input.managedDirs,

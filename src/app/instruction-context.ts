@@ -20,8 +20,8 @@ export interface StartupInstructions {
   problems: string[];
   /** Paths of the files loaded at start, in load order. */
   files: string[];
-  /** Watches Read calls and yields the nested instruction files they uncover, rendered. */
-  watcher: NestedInstructionWatcher;
+  /** Watches Read calls and yields the nested instruction files they uncover, rendered (none in `--bare`). */
+  watcher?: NestedInstructionWatcher;
 }
 
 export class NestedInstructionWatcher {

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { HookEngine } from "../hooks/engine.ts";
 import { hookResponseFrame, hookStartedFrame } from "../hooks/frames.ts";
-import type { SessionStartOutcome } from "../hooks/outcomes.ts";
+import type { SessionStartOutcome, SetupOutcome } from "../hooks/outcomes.ts";
 import type { Emit } from "../loop/events.ts";
 import type { StreamFn } from "../model/types.ts";
 import { ruleCovers } from "../permissions/evaluate.ts";
@@ -124,6 +124,12 @@ export async function startSessionHooks(input: SessionHooksInput, force = false)
       setup.addSource({ origin: { kind: "agent", name: agent.name, file: agent.file, sharedProject: agent.shared }, hooks: agent.hooks, keyPath: "hooks" });
     },
   };
+}
+
+/** Setup (`--init`, `--init-only`, `--maintenance`): fired before SessionStart, its context placed alike. */
+export async function fireSetup(engine: HookEngine, trigger: "init" | "maintenance"): Promise<SetupOutcome | undefined> {
+  if (!engine.hasHooks("Setup")) return undefined;
+  return engine.fire("Setup", { trigger });
 }
 
 /** SessionStart: its context reaches the model with the next request, after the cached prefix. */

@@ -27,6 +27,14 @@ export interface SessionOptions {
   appendSubagentSystemPrompt?: string;
   /** `--exclude-dynamic-system-prompt-sections`: the environment block and instruction files go in the first user message. */
   excludeDynamicSections?: boolean;
+  /** `--bare`: no discovery of plugins, skills, commands, agents, settings hooks, MCP servers or instruction files (app/bare-mode.ts). */
+  bare?: boolean;
+  /** `--disable-slash-commands`: no skill or custom command is offered, listed or expanded. */
+  disableSlashCommands?: boolean;
+  /** `--safe-mode`: as `--bare` in what is not discovered, with every tool (troubleshooting a setup). */
+  safeMode?: boolean;
+  /** `--init` / `--init-only` (init) or `--maintenance`: Setup hooks run before SessionStart. */
+  setupTrigger?: "init" | "maintenance";
   /** `--json-schema` (JSON text) or initialize's `jsonSchema` (parsed): the turn's answer goes through StructuredOutput. */
   jsonSchema?: unknown;
   appendSystemPrompt?: string;

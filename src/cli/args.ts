@@ -31,6 +31,13 @@ export interface CliOptions {
   excludeDynamicSections: boolean;
   /** `--prompt-suggestions`: accepted; clew makes no suggestions (said on stderr). */
   promptSuggestions: boolean;
+  /** `--bare`: only what the command line names is loaded (app/bare-mode.ts). */
+  bare: boolean;
+  disableSlashCommands: boolean;
+  /** `--init` / `--maintenance`: Setup hooks with that trigger (print mode); `--init-only`: only those, then exit. */
+  setup: "init" | "maintenance" | undefined;
+  initOnly: boolean;
+  safeMode: boolean;
   /** `--effort`: this session's effort level (CLAUDE_CODE_EFFORT_LEVEL still outranks it). */
   effort: EffortLevel | undefined;
   maxTurns: number | undefined;
@@ -200,6 +207,15 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
   // clew already writes helpers' messages, their text included, as stream-json frames.
   "--forward-subagent-text": () => {},
   "--prompt-suggestions": (o) => (o.promptSuggestions = true),
+  "--bare": (o) => (o.bare = true),
+  "--disable-slash-commands": (o) => (o.disableSlashCommands = true),
+  "--safe-mode": (o) => (o.safeMode = true),
+  "--init": (o) => (o.setup = "init"),
+  "--maintenance": (o) => (o.setup = "maintenance"),
+  "--init-only": (o) => {
+    o.setup = "init";
+    o.initOnly = true;
+  },
   "-v": (o) => (o.version = true),
   "--version": (o) => (o.version = true),
   "-h": (o) => (o.help = true),
@@ -213,7 +229,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

@@ -123,7 +123,7 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       const { runHeadlessRewind } = await import("./rewind-headless.ts");
       return await runHeadlessRewind(options, env, version, { write: writeOut, writeError: writeErr });
     }
-    if (!options.print) {
+    if (!options.print && !options.initOnly) {
       // Loaded only when a session runs, like print mode.
       const { runInteractive } = await import("./interactive.ts");
       try {

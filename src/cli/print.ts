@@ -73,11 +73,13 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     return runStreamingSession(options, env, version, { ...io, input: io.input ?? Bun.stdin.stream() });
   }
   const started = performance.now();
+  if (options.initOnly) return await runSetupOnly(options, env, version, io);
   const prompt = await resolvePrompt(options, io);
   const session: Session = await openSession({
     ...sessionFlags(options, env, version),
     // Only partial messages (--include-partial-messages) show each event of a reply as it streams.
     streamEvents: options.includePartialMessages,
+    ...(options.setup ? { setupTrigger: options.setup } : {}),
     ...(options.jsonSchema !== undefined ? { jsonSchema: options.jsonSchema } : {}),
     resume: options.continue ? { kind: "continue" } : typeof options.resume === "string" ? { kind: "id", id: options.resume } : undefined,
     fork: options.forkSession,
@@ -150,4 +152,11 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   }
   if (signalExit !== undefined) return signalExit;
   return result.is_error ? 1 : 0;
+}
+
+/** `--init-only`: the Setup hooks (trigger `init`) and SessionStart's run as the session opens; nothing is asked of the model. */
+async function runSetupOnly(options: CliOptions, env: Environment, version: string, io: PrintIO): Promise<number> {
+  const session = await openSession({ ...sessionFlags(options, env, version), setupTrigger: "init", persist: false, waitForBackground: false, report: (line) => io.writeError(`${line}\n`) });
+  await session.close();
+  return 0;
 }

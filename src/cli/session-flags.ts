@@ -25,8 +25,11 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs" | "fallbackModel" | "autoCompactWindow" | "appendSubagentSystemPrompt" | "excludeDynamicSections"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs" | "fallbackModel" | "autoCompactWindow" | "appendSubagentSystemPrompt" | "excludeDynamicSections" | "bare" | "disableSlashCommands" | "safeMode"> {
   return {
+    ...(options.safeMode ? { safeMode: true } : {}),
+    ...(options.bare ? { bare: true } : {}),
+    ...(options.disableSlashCommands ? { disableSlashCommands: true } : {}),
     ...(options.autoCompactWindow !== undefined ? { autoCompactWindow: options.autoCompactWindow } : {}),
     ...(options.appendSubagentSystemPrompt !== undefined ? { appendSubagentSystemPrompt: options.appendSubagentSystemPrompt } : {}),
     ...(options.excludeDynamicSections ? { excludeDynamicSections: true } : {}),

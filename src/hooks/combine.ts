@@ -208,6 +208,7 @@ const COMBINERS: { [E in FiredHookEvent]: Combiner<E> } = {
   Notification: (results, cap) => ({ ...base("Notification", results, cap), additionalContext: contexts(results, cap, false) }),
   Stop: (results, cap) => stopLike("Stop", results, cap),
   SubagentStart: (results, cap) => ({ ...base("SubagentStart", results, cap), additionalContext: contexts(results, cap, false) }),
+  Setup: (results, cap) => ({ ...base("Setup", results, cap), additionalContext: contexts(results, cap, true) }),
   SubagentStop: (results, cap) => stopLike("SubagentStop", results, cap),
   PreCompact: (results, cap) => {
     const reasons = blockReasons(results, "Compaction blocked by a PreCompact hook");

@@ -178,7 +178,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     // Promise.all keeps configuration order whatever order the hooks finish in.
     const results = await Promise.all(sync);
     const outcome = { ...combine(event, results, cap), asyncStarted } as HookOutcomes[E];
-    if (event === "SessionStart") {
+    if (event === "SessionStart" || event === "Setup") {
       const env = options.envFile ? readEnvFile(options.envFile, options.env) : { vars: {}, problems: [] };
       Object.assign(outcome, { env: env.vars, envProblems: env.problems });
     }

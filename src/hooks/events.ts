@@ -17,7 +17,7 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 
 /** The events clew fires today; hooks on the others are listed with a notice and never run. */
 export const FIRED_EVENTS = [
-  "SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+  "SessionStart", "Setup", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
   "PermissionRequest", "PermissionDenied", "Notification", "Stop", "SubagentStart", "SubagentStop",
   "PreCompact", "PostCompact",
 ] as const satisfies readonly HookEventName[];

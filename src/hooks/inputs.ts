@@ -64,6 +64,7 @@ type ToolInput = Record<string, unknown>;
 /** The event-specific fields of every event clew fires. */
 export interface HookEventFields {
   SessionStart: { source: "startup" | "resume" | "clear" | "compact" | "fork"; model?: string; agent_type?: string; session_title?: string };
+  Setup: { trigger: "init" | "maintenance" };
   SessionEnd: { reason: "clear" | "resume" | "logout" | "prompt_input_exit" | "other" };
   UserPromptSubmit: { prompt: string; session_title?: string };
   PreToolUse: { tool_name: string; tool_input: ToolInput; tool_use_id: string };

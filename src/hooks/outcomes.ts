@@ -40,6 +40,12 @@ export interface SessionStartOutcome extends HookOutcomeBase, WithContext {
   envProblems: string[];
 }
 
+/** `--init`, `--init-only`, `--maintenance`: context for the start of the conversation, and CLAUDE_ENV_FILE's variables. */
+export interface SetupOutcome extends HookOutcomeBase, WithContext {
+  env: Record<string, string>;
+  envProblems: string[];
+}
+
 export interface UserPromptSubmitOutcome extends HookOutcomeBase, WithContext {
   /** The prompt is blocked and erased; `reason` goes to the user, never the model. */
   block?: { reason: string; suppressOriginalPrompt: boolean };
@@ -100,6 +106,7 @@ export type SessionEndOutcome = HookOutcomeBase;
 
 export interface HookOutcomes {
   SessionStart: SessionStartOutcome;
+  Setup: SetupOutcome;
   SessionEnd: SessionEndOutcome;
   UserPromptSubmit: UserPromptSubmitOutcome;
   PreToolUse: PreToolUseOutcome;

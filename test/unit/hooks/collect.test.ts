@@ -168,11 +168,11 @@ describe("collecting hooks: problems", () => {
   test("events clew does not fire yet and matchers on matcher-less events get a notice", () => {
     expect(
       problemsOf({
-        Setup: [{ hooks: [echo, echo] }],
+        TaskCreated: [{ hooks: [echo, echo] }],
         Stop: [{ matcher: "Bash", hooks: [echo] }],
       }),
     ).toEqual([
-      { keyPath: "hooks.Setup", severity: "notice", message: "hooks.Setup: clew does not fire Setup hooks yet; these 2 hooks do not run" },
+      { keyPath: "hooks.TaskCreated", severity: "notice", message: "hooks.TaskCreated: clew does not fire TaskCreated hooks yet; these 2 hooks do not run" },
       { keyPath: "hooks.Stop[0].matcher", severity: "notice", message: "hooks.Stop[0].matcher is ignored: Stop hooks have no matcher and always run" },
     ]);
   });
