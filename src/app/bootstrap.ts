@@ -366,6 +366,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     writer =
       resumed && !forked ? TranscriptWriter.append(path, identity, resumed.leafUuid) : TranscriptWriter.create(path, identity, model, now());
     if (forked) recordHistory(writer, resumed.messages, now);
+    // `-n NAME`: the session's title (Claude Code's record), found again by `--resume NAME`.
+    if (options.name) writer.appendMeta({ type: "custom-title", customTitle: options.name });
   }
   // Off unless CLAUDE_CODE_ENABLE_TELEMETRY / CLEW_ENABLE_TELEMETRY: then it sees every recorded event and flushes on close.
   const telemetry = await startTelemetry({ processEnv: options.env.childEnv, settings: loaded, sessionId, version: options.version, configDir: env.configDir, model: () => loopDeps.request.model, effort: () => loopDeps.request.effort, resume: options.resume?.kind, costUSD: usageCostUSD, report: options.report });

@@ -8,7 +8,7 @@ import { answerDanglingToolUses } from "../loop/history.ts";
 import type { ContentBlockParam, MessageParam } from "../model/types.ts";
 import { projectStateDir, type Environment } from "../settings/paths.ts";
 import { activeChain, rebuildMessages } from "../store/rebuild.ts";
-import { findTranscript, latestTranscript, listSessions, type SessionSummary } from "../store/sessions.ts";
+import { findTranscript, findTranscriptsByName, isSessionId, latestTranscript, listSessions, type SessionSummary } from "../store/sessions.ts";
 import { readTranscript } from "../store/transcript.ts";
 import { FatalError } from "../util/errors.ts";
 
@@ -37,7 +37,9 @@ export function loadResumed(env: Environment, stateDir: string, request: ResumeR
   const path =
     request.kind === "continue"
       ? latestTranscript(stateDir)
-      : findTranscript(join(env.configDir, "projects"), stateDir, request.id);
+      : isSessionId(request.id)
+        ? findTranscript(join(env.configDir, "projects"), stateDir, request.id)
+        : byName(join(env.configDir, "projects"), stateDir, request.id);
   if (!path) {
     throw request.kind === "continue"
       ? new FatalError("session_not_found", "No conversation found to continue in this directory.")
@@ -63,6 +65,16 @@ export function loadResumed(env: Environment, stateDir: string, request: ResumeR
     leafUuid: typeof leaf?.uuid === "string" ? leaf.uuid : null,
     repairs: added.length > 0 ? { type: "tool_results", message: { role: "user", content: added }, data: {} } : undefined,
   };
+}
+
+/** `--resume NAME`: the one session of that name (`-n`); two of the same name are an error naming both. */
+function byName(projectsDir: string, stateDir: string, name: string): string | undefined {
+  const found = findTranscriptsByName(projectsDir, stateDir, name);
+  if (found.length > 1) {
+    const ids = found.map((path) => path.slice(path.lastIndexOf("/") + 1, -".jsonl".length));
+    throw new FatalError("session_not_found", `More than one conversation is named "${name}": ${ids.join(", ")}. Resume one by its session ID.`);
+  }
+  return found[0];
 }
 
 export type { SessionSummary };

@@ -33,6 +33,8 @@ export interface SessionOptions {
   disableSlashCommands?: boolean;
   /** `--safe-mode`: as `--bare` in what is not discovered, with every tool (troubleshooting a setup). */
   safeMode?: boolean;
+  /** `-n` / `--name`: the session's display name, which `--resume NAME` finds. */
+  name?: string;
   /** `--init` / `--init-only` (init) or `--maintenance`: Setup hooks run before SessionStart. */
   setupTrigger?: "init" | "maintenance";
   /** `--json-schema` (JSON text) or initialize's `jsonSchema` (parsed): the turn's answer goes through StructuredOutput. */

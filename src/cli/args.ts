@@ -38,6 +38,7 @@ export interface CliOptions {
   setup: "init" | "maintenance" | undefined;
   initOnly: boolean;
   safeMode: boolean;
+  name: string | undefined;
   /** `--effort`: this session's effort level (CLAUDE_CODE_EFFORT_LEVEL still outranks it). */
   effort: EffortLevel | undefined;
   maxTurns: number | undefined;
@@ -145,6 +146,8 @@ const VALUE_FLAGS: Record<string, Setter> = {
   "--permission-mode": (o, v) =>
     (o.permissionMode = v === "manual" ? "default" : choice("--permission-mode <mode>", v, PERMISSION_MODES)),
   "--session-id": (o, v) => (o.sessionId = v),
+  "-n": (o, v) => (o.name = v),
+  "--name": (o, v) => (o.name = v),
   "--settings": (o, v) => (o.settings = v),
   "--setting-sources": (o, v) => (o.settingSources = splitList([v])),
   "--agents": (o, v) => (o.agentsJson = v),
@@ -229,7 +232,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

@@ -25,8 +25,9 @@ export function sessionFlags(
   options: CliOptions,
   env: Environment,
   version: string,
-): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs" | "fallbackModel" | "autoCompactWindow" | "appendSubagentSystemPrompt" | "excludeDynamicSections" | "bare" | "disableSlashCommands" | "safeMode"> {
+): Pick<SessionOptions, "env" | "version" | "cli" | "permissionMode" | "maxTurns" | "systemPrompt" | "appendSystemPrompt" | "tools" | "persist" | "agentsJson" | "maxBudgetUsd" | "mcpConfigs" | "strictMcpConfig" | "agent" | "pluginDirs" | "fallbackModel" | "autoCompactWindow" | "appendSubagentSystemPrompt" | "excludeDynamicSections" | "bare" | "disableSlashCommands" | "safeMode" | "name"> {
   return {
+    ...(options.name !== undefined && options.name.trim() !== "" ? { name: options.name.trim() } : {}),
     ...(options.safeMode ? { safeMode: true } : {}),
     ...(options.bare ? { bare: true } : {}),
     ...(options.disableSlashCommands ? { disableSlashCommands: true } : {}),

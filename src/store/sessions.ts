@@ -37,34 +37,56 @@ export function findTranscript(projectsDir: string, projectStateDir: string, ses
   return undefined;
 }
 
+/**
+ * Transcripts whose title (`-n NAME`, a `custom-title` record near the top) is `name`: this
+ * project's first; only when it has none, every other project's. Newest first.
+ */
+export function findTranscriptsByName(projectsDir: string, projectStateDir: string, name: string): string[] {
+  const titled = (dir: string) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .filter((file) => file.endsWith(".jsonl") && isSessionId(file.slice(0, -6)))
+          .map((file) => join(dir, file))
+          .filter((path) => headOf(path).title === name)
+      : [];
+  const local = titled(projectStateDir);
+  const found = local.length > 0 || !existsSync(projectsDir) ? local : readdirSync(projectsDir).flatMap((project) => titled(join(projectsDir, project)));
+  return found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+}
+
 export interface SessionSummary {
   sessionId: string;
   path: string;
   modifiedMs: number;
   /** The first thing the user typed, for pickers (empty when the session has no prompt yet). */
   firstPrompt: string;
+  /** `-n NAME`, when the session was given one. */
+  title?: string;
 }
 
-function firstPromptOf(path: string): string {
+/** The first prompt and the title, from the transcript's head. */
+function headOf(path: string): { firstPrompt: string; title?: string } {
   // The first prompt is near the top; reading a bounded head keeps listing many sessions cheap.
   const fd = openSync(path, "r");
   const buffer = Buffer.alloc(64 * 1024);
   const length = readSync(fd, buffer, 0, buffer.length, 0);
   closeSync(fd);
   const head = buffer.subarray(0, length).toString("utf8");
+  let title: string | undefined;
   for (const line of head.split("\n")) {
-    let record: { type?: unknown; isMeta?: unknown; message?: { content?: unknown } };
+    let record: { type?: unknown; isMeta?: unknown; customTitle?: unknown; message?: { content?: unknown } };
     try {
       record = JSON.parse(line) as typeof record;
     } catch {
       continue;
     }
+    if (record.type === "custom-title" && typeof record.customTitle === "string") title = record.customTitle;
     if (record.type !== "user" || record.isMeta) continue;
     const content = record.message?.content;
     const text = typeof content === "string" ? content : Array.isArray(content) ? (content[0] as { text?: unknown } | undefined)?.text : undefined;
-    if (typeof text === "string" && !text.startsWith("<system-reminder>")) return text;
+    if (typeof text === "string" && !text.startsWith("<system-reminder>")) return { firstPrompt: text, ...(title !== undefined ? { title } : {}) };
   }
-  return "";
+  return { firstPrompt: "", ...(title !== undefined ? { title } : {}) };
 }
 
 /** This project's sessions, newest first. */
@@ -74,7 +96,8 @@ export function listSessions(projectStateDir: string): SessionSummary[] {
     .filter((name) => name.endsWith(".jsonl") && isSessionId(name.slice(0, -6)))
     .map((name) => {
       const path = join(projectStateDir, name);
-      return { sessionId: name.slice(0, -6), path, modifiedMs: statSync(path).mtimeMs, firstPrompt: firstPromptOf(path) };
+      const head = headOf(path);
+      return { sessionId: name.slice(0, -6), path, modifiedMs: statSync(path).mtimeMs, firstPrompt: head.firstPrompt, ...(head.title !== undefined ? { title: head.title } : {}) };
     })
     .sort((a, b) => b.modifiedMs - a.modifiedMs);
 }

@@ -70,3 +70,26 @@ describe("prompt and session flags", () => {
     expect(result.stderr).toContain("clew: --prompt-suggestions has no effect: clew makes no prompt suggestions");
   });
 });
+
+describe("-n / --name", () => {
+  test("a named session is resumed by its name; an unknown name and a name two sessions share are errors", async () => {
+    const fake = (server = await startFakeAnthropic({ script: [reply().text("first"), reply().text("again"), reply().text("other")] }));
+    const cwd = writeWorkspace({ "README.md": "hi\n" });
+    const configDir = tempDirectory("clew-config-");
+    const options = { cwd, configDir, baseURL: fake.url };
+    const named = await runClew(["-p", "remember the word kiwi", "-n", "fruit-task", "--output-format", "json"], options);
+    const sessionId = JSON.parse(named.stdout).session_id as string;
+    const resumed = await runClew(["-p", "what was the word?", "--resume", "fruit-task", "--output-format", "json"], options);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ session_id: sessionId, result: "again" });
+    expect(JSON.stringify(messagesRequests(fake)[1]?.body.messages)).toContain("remember the word kiwi");
+
+    const unknown = await runClew(["-p", "hi", "--resume", "no-such-name"], options);
+    expect({ code: unknown.code, stderr: unknown.stderr.trim() }).toEqual({ code: 1, stderr: "No conversation found with session ID: no-such-name" });
+
+    await runClew(["-p", "another", "--name", "fruit-task"], options);
+    const twice = await runClew(["-p", "hi", "-r", "fruit-task"], options);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('More than one conversation is named "fruit-task"');
+    expect(twice.stderr).toContain(sessionId);
+  });
+});

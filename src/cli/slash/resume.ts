@@ -23,7 +23,7 @@ export const resumeCommand: SlashCommand = {
       const now = Date.now();
       const choices = sessions.slice(0, SHOWN).map((summary) => ({
         value: summary.sessionId,
-        label: clip(summary.firstPrompt, 70),
+        label: summary.title ? `${clip(summary.title, 30)} — ${clip(summary.firstPrompt, 40)}` : clip(summary.firstPrompt, 70),
         hint: `${relativeTime(summary.modifiedMs, now)} · ${summary.sessionId.slice(0, 8)}`,
       }));
       id = (await ctx.choose("Resume which conversation?", choices)) ?? "";
