@@ -39,6 +39,8 @@ export interface CliOptions {
   initOnly: boolean;
   safeMode: boolean;
   name: string | undefined;
+  /** `-w` / `--worktree [name]`: run in `<repo>/.claude/worktrees/<name>` ("" when no name was given). */
+  worktree: string | undefined;
   /** `--effort`: this session's effort level (CLAUDE_CODE_EFFORT_LEVEL still outranks it). */
   effort: EffortLevel | undefined;
   maxTurns: number | undefined;
@@ -232,7 +234,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, worktree: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],
@@ -264,6 +266,16 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         options.resume = next;
         i += 1;
       } else options.resume = true;
+      continue;
+    }
+    if (flag === "-w" || flag === "--worktree") {
+      // The name is optional: the next word is taken as one only when it could be a name (a prompt has spaces).
+      const next = argv[i + 1];
+      if (inline !== undefined) options.worktree = inline;
+      else if (next !== undefined && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(next)) {
+        options.worktree = next;
+        i += 1;
+      } else options.worktree = "";
       continue;
     }
     const boolean = BOOLEAN_FLAGS[flag];

@@ -117,6 +117,14 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       writeErr(`clew: '${options.command}' is not available in this build yet.\n`);
       return 1;
     }
+    if (options.worktree !== undefined) {
+      // Before anything reads the working directory: the session, its settings and its tools all start there.
+      const { openSessionWorktree } = await import("../app/session-worktree.ts");
+      const worktree = await openSessionWorktree(process.cwd(), options.worktree || undefined);
+      process.chdir(worktree.path);
+      readOnce = undefined;
+      writeErr(`clew: ${worktree.created ? "working in a new worktree" : "working in the worktree"} ${worktree.path} (branch ${worktree.branch})\n`);
+    }
     const env = environment();
     if (options.rewindTo !== undefined) {
       if (!options.print) throw new ClewError("usage", "error: --rewind-to works with -p: clew -p -r <session id> --rewind-to N (in a session, /rewind or Esc Esc).");
