@@ -41,6 +41,8 @@ export interface CliOptions {
   name: string | undefined;
   /** `-w` / `--worktree [name]`: run in `<repo>/.claude/worktrees/<name>` ("" when no name was given). */
   worktree: string | undefined;
+  /** `--max-wall-time <duration>` (clew's): the whole `-p` run, helpers included, ends after this many ms. */
+  maxWallTimeMs: number | undefined;
   /** `--effort`: this session's effort level (CLAUDE_CODE_EFFORT_LEVEL still outranks it). */
   effort: EffortLevel | undefined;
   maxTurns: number | undefined;
@@ -157,6 +159,7 @@ const VALUE_FLAGS: Record<string, Setter> = {
   // One path per flag (Claude Code since v2.1.76); repeat the flag for more.
   "--plugin-dir": (o, v) => o.pluginDirs.push(v),
   "--max-budget-usd": (o, v) => (o.maxBudgetUsd = positiveAmount("--max-budget-usd", v)),
+  "--max-wall-time": (o, v) => (o.maxWallTimeMs = duration("--max-wall-time", v)),
   "--rewind-to": (o, v) => (o.rewindTo = positiveInt("--rewind-to", v)),
   "--permission-prompt-tool": (o, v) => (o.permissionPromptTool = v),
   // Like --debug: clew keeps no debug log yet (the Agent SDK passes one when DEBUG_CLAUDE_AGENT_SDK is set).
@@ -177,6 +180,15 @@ function autoCompactWindow(value: string): number | undefined {
     throw usage(`option '--autocompact <auto|tokens>' argument '${value}' is invalid. Expected auto or a window of 100000 to 1000000 tokens (e.g. 400000 or 400k).`);
   }
   return tokens;
+}
+
+/** `90`, `90s`, `10m`, `1h` (or `1.5h`): milliseconds. */
+function duration(flag: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match?.[2] ?? "s"] ?? 1000;
+  const ms = match ? Math.round(Number(match[1]) * unit) : Number.NaN;
+  if (!Number.isFinite(ms) || ms <= 0) throw usage(`option '${flag} <duration>' argument '${value}' is invalid. Expected a duration such as 90s, 10m or 1h.`);
+  return ms;
 }
 
 function positiveAmount(flag: string, value: string): number {
@@ -234,7 +246,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, worktree: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, worktree: undefined, maxWallTimeMs: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

@@ -95,6 +95,16 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     controller.abort(new Error(`Received ${signal}`));
   });
 
+  // --max-wall-time: the run is stopped at the deadline (counted from the start), helpers with it.
+  let wallTimeUp = false;
+  const wall =
+    options.maxWallTimeMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          wallTimeUp = true;
+          controller.abort(new Error("maximum wall time reached"));
+        }, Math.max(0, options.maxWallTimeMs - (performance.now() - started)));
+
   const info = session.info;
   // `verbose: true` in settings turns json output into the message array too, as in Claude Code.
   const verboseJson = options.outputFormat === "json" && (options.verbose || session.settings.settings.verbose === true);
@@ -132,9 +142,10 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
       ? await compactNow(session, compact[1], onEvent, controller.signal)
       : await session.runTurn(prompt, onEvent, controller.signal);
   } finally {
+    clearTimeout(wall);
     await session.close();
   }
-  const result = buildResult(outcome, {
+  const built = buildResult(outcome, {
     sessionId: info.sessionId,
     model: info.model,
     durationMs: performance.now() - started,
@@ -143,6 +154,7 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     helperUsage: session.helperUsage(),
     ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
   });
+  const result = wallTimeUp && built.is_error ? wallTimeResult(built, options.maxWallTimeMs ?? 0) : built;
   emitFrame(result as unknown as Frame);
   if (options.outputFormat === "json") io.write(`${JSON.stringify(verboseJson ? collected : result)}\n`);
   if (options.outputFormat === "text") {
@@ -159,4 +171,11 @@ async function runSetupOnly(options: CliOptions, env: Environment, version: stri
   const session = await openSession({ ...sessionFlags(options, env, version), setupTrigger: "init", persist: false, waitForBackground: false, report: (line) => io.writeError(`${line}\n`) });
   await session.close();
   return 0;
+}
+
+/** A run --max-wall-time stopped: an error of its own kind, not an interrupt. */
+function wallTimeResult(result: ReturnType<typeof buildResult>, ms: number): ReturnType<typeof buildResult> {
+  const { result: _text, ...rest } = result;
+  const seconds = Math.round(ms / 100) / 10;
+  return { ...rest, subtype: "error_during_execution", is_error: true, errors: [`Reached maximum wall time (${seconds}s)`], terminal_reason: "max_wall_time" };
 }
