@@ -93,7 +93,7 @@ const UNSUPPORTED = new Set([
   // Sent by the Agent SDK for options clew does not have (see the README's Agent SDK table).
   "--betas", "--thinking", "--max-thinking-tokens", "--thinking-display", "--task-budget",
   "--permission-prompts", "--await-initialize", "--initialize-fields", "--managed-settings", "--managed-settings-in-initialize",
-  "--plugin-dir-no-mcp", "--resume-session-at", "--resume-drops-turn", "--session-mirror", "--project-config-root",
+  "--plugin-dir-no-mcp", "--plugin-url", "--resume-session-at", "--resume-drops-turn", "--session-mirror", "--project-config-root",
 ]);
 
 type Setter = (options: CliOptions, value: string) => void;
@@ -239,6 +239,8 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
   "--help": (o) => (o.help = true),
   "-d": () => {},
   "--debug": () => {},
+  // Claude Code's deprecated spelling of --debug=mcp.
+  "--mcp-debug": () => {},
   // clew writes every hook's stream-json frames already.
   "--include-hook-events": () => {},
 };
