@@ -123,6 +123,8 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
   }
   repl = session;
   print(banner(session, theme, live.width(), !keyboard));
+  const announcement = announcementOf(session.session.settings.settings.companyAnnouncements);
+  if (announcement) print(theme.dim(announcement));
   statusLine = startStatusLine(session, env, term, () => editor.redraw(), print, theme);
   if (resume) session.replay();
 
@@ -249,4 +251,10 @@ function startStatusLine(repl: Repl, env: Environment, term: Terminal, redraw: (
   });
   line.update();
   return line;
+}
+
+/** `companyAnnouncements`: one of them, chosen at random when there are several (as Claude Code does). */
+function announcementOf(value: unknown): string | undefined {
+  const texts = Array.isArray(value) ? value.filter((item): item is string => typeof item === "string" && item.trim() !== "") : [];
+  return texts.length === 0 ? undefined : texts[Math.floor(Math.random() * texts.length)];
 }

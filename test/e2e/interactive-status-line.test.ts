@@ -66,3 +66,13 @@ describe.skipIf(!hasTmux)("statusLine", () => {
     expect(off).not.toContain("STATUS cols=");
   });
 });
+
+describe.skipIf(!hasTmux)("companyAnnouncements", () => {
+  test("one of them is shown at start", async () => {
+    const server = await fake([]);
+    const { dir, configDir } = workspace();
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify({ companyAnnouncements: ["Acme: deploys are frozen until Monday."] }));
+    const terminal = open({ cwd: dir, configDir, baseURL: server.url, width: 100 });
+    await terminal.waitFor("Acme: deploys are frozen until Monday.", "the announcement");
+  });
+});
