@@ -8,7 +8,7 @@ import type { HookEngine, HookEngineOptions } from "../hooks/engine.ts";
 import type { HookCommonInput } from "../hooks/inputs.ts";
 import type { PromptPort } from "../hooks/run-prompt.ts";
 import type { HookConfig, HookPolicy, HookProblem, HookRunRecord, HookSource, HookSourceInfo, HookStartInfo } from "../hooks/types.ts";
-import { policyBlock } from "../hooks/policy.ts";
+import { blocksEveryPluginHook } from "../hooks/policy.ts";
 import { hookPolicyFromSettings } from "../hooks/settings-sources.ts";
 import { approveHooks, hooksApproved } from "../settings/hook-approvals.ts";
 import type { LoadedSettings } from "../settings/types.ts";
@@ -62,7 +62,10 @@ export interface HooksSetup {
  * events they handle and their problems as start-up lines, both found when the record was written.
  */
 export interface DeferredHooks {
+  /** Plugins' hook blocks; their origins are read only when they are compiled. */
   sources: readonly HookSource[];
+  /** Whether one of those plugins was forced on by managed settings: all the hook policy asks of them before they are compiled. */
+  managedForced: boolean;
   events: readonly string[];
   /** The first start-up lines (at least as many as a start prints) … */
   lines: readonly string[];
@@ -71,7 +74,7 @@ export interface DeferredHooks {
 }
 
 /** Compiles the sources once to describe them for a stored record (policy aside: it may change). */
-export async function describeHooks(sources: readonly HookSource[], projectDir: string): Promise<Omit<DeferredHooks, "sources">> {
+export async function describeHooks(sources: readonly HookSource[], projectDir: string): Promise<Omit<DeferredHooks, "sources" | "managedForced">> {
   const { collectHooks } = await import("../hooks/collect.ts");
   const config = collectHooks(sources, { projectDir });
   return { events: [...new Set(config.hooks.map((hook) => hook.event))], lines: config.problems.filter((problem) => problem.severity !== "notice").map(formatHookProblem) };
@@ -179,7 +182,7 @@ function prepared(input: HooksSetupInput, collected: Collected, approved: boolea
   };
   const deferred = input.deferred;
   // Deferred hooks the policy keeps from running never need compiling to answer "any hooks for X?".
-  const live = deferred?.sources.some((source) => policyBlock(source.origin, policy) === undefined) === true;
+  const live = deferred !== undefined && deferred.sources.length > 0 && !blocksEveryPluginHook(policy, deferred.managedForced);
   return {
     options,
     accepts: matcherAccepts,
@@ -208,9 +211,8 @@ function earlyEvents(input: HooksSetupInput): ReadonlySet<string> | undefined {
   const hooks: unknown = input.loaded.settings.hooks;
   const events = new Set(typeof hooks === "object" && hooks !== null ? Object.keys(hooks) : []);
   const deferred = input.deferred;
-  if (deferred && deferred.sources.length > 0) {
-    const policy = hookPolicyFromSettings(input.loaded);
-    if (deferred.sources.some((source) => policyBlock(source.origin, policy) === undefined)) for (const event of deferred.events) events.add(event);
+  if (deferred && deferred.sources.length > 0 && !blocksEveryPluginHook(hookPolicyFromSettings(input.loaded), deferred.managedForced)) {
+    for (const event of deferred.events) events.add(event);
   }
   return events;
 }

@@ -6,7 +6,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ApiTool, StreamFn } from "../model/types.ts";
-import type { DeferredServers, McpServerEntry, McpServerState } from "../mcp/types.ts";
+import type { DeferredServerName, DeferredServers, McpServerEntry, McpServerState } from "../mcp/types.ts";
 import { toolVisibility, type RuleSet } from "../permissions/rules.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
@@ -85,23 +85,26 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   for (const server of config.servers) if (hostNames.has(server.name)) input.report(`clew: MCP server "${server.name}" of ${server.origin} is replaced by the host's in-process server of the same name`);
   const startable: McpServerEntry[] = [...hosted, ...config.servers.filter((server) => runs(server) && !hostNames.has(server.name))];
   const plugins = input.pluginServers;
-  const allNames = plugins?.names ?? [];
-  const pluginNames = taken.size === 0 && hostNames.size === 0 ? allNames : allNames.filter((server) => !taken.has(server.name) && !hostNames.has(server.name));
+  // Plugins' servers are named (600 plugins: the stored record's list read) only when listed,
+  // unless a configured or host server could take a name of theirs.
+  const kept = taken.size === 0 && hostNames.size === 0 ? undefined : plugins?.names.filter((server) => !taken.has(server.name) && !hostNames.has(server.name));
+  const pluginCount = kept?.length ?? plugins?.length ?? 0;
+  const pluginNames = (): readonly DeferredServerName[] => kept ?? plugins?.names ?? [];
   const idle = config.servers.filter((server) => !runs(server) && !hostNames.has(server.name)).map(idleState);
   const initErrors = mcpServerInitErrors(config.problems, new Set(config.servers.map((server) => server.name)));
   const notice = input.approve ? undefined : untrustedProjectNotice(config.servers, env.cwd);
   if (notice) input.report(`clew: ${notice}`);
-  if (startable.length === 0 && pluginNames.length === 0) return { initErrors, idle };
+  if (startable.length === 0 && pluginCount === 0) return { initErrors, idle };
   const withHeaders = async (entries: McpServerEntry[]): Promise<McpServerEntry[]> =>
     entries.some((server) => server.config.type !== "stdio" && server.config.headersHelper)
       ? await (await import("./mcp-headers.ts")).withHelperHeaders(entries, { trusted: input.loaded.trusted, env: env.childEnv, cwd: env.cwd, report: input.report })
       : entries;
   const pluginEntries = async (): Promise<McpServerEntry[]> => {
-    if (!plugins || pluginNames.length === 0) return [];
+    if (!plugins || pluginCount === 0) return [];
     const entries = await plugins.entries();
-    if (pluginNames === allNames) return entries;
-    const kept = new Set(pluginNames.map((server) => server.name));
-    return entries.filter((server) => kept.has(server.name));
+    if (kept === undefined) return entries;
+    const names = new Set(kept.map((server) => server.name));
+    return entries.filter((server) => names.has(server.name));
   };
   const { McpManager } = await import("../mcp/runtime/manager.ts");
   // Headless has nobody typing meanwhile: give the servers a short, bounded head start so the
@@ -109,7 +112,7 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
   const blocking = env.mcpConnectionBlocking || (!input.interactive && env.mcpConnectionNonblocking !== true);
   const startAfter = !blocking ? input.startAfter : undefined;
   // Not waited for: 600 plugins' definitions are read (and their variables expanded) once the first request is out.
-  const later = startAfter !== undefined && pluginNames.length > 0;
+  const later = startAfter !== undefined && pluginCount > 0;
   const servers = await withHeaders(later ? startable : [...startable, ...(await pluginEntries())]);
   const manager = McpManager.start({
     ...(startAfter ? { startAfter } : {}),

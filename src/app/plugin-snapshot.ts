@@ -11,8 +11,12 @@
  * definitions, read when the extensions registry is built, a plugin is checked (after the first
  * request, unless something of it is used before), a hook is compiled or a server starts. The
  * rest is named by its content and opened with the front, so the pair read always belongs together.
+ *
+ * A start reads the front's first line only (its second line and the rest later, through the files
+ * it opened): every part past that first line is checked when it is first read, and a part that is
+ * not the one written makes the session refuse every plugin of the record (plugins-setup.ts).
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { ComponentSource } from "../extensions/types.ts";
 import type { HookOrigin } from "../hooks/types.ts";
@@ -23,7 +27,7 @@ import { asciiJson } from "../util/ascii-json.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { START_UP_LINES } from "./report-lines.ts";
 
-const SNAPSHOT_VERSION = 16;
+const SNAPSHOT_VERSION = 17;
 /** Records kept besides the newest (other projects, other enabled sets); older ones are removed. */
 const KEEP = 12;
 const REST_SUFFIX = ".rest.json";
@@ -51,8 +55,9 @@ export interface SnapshotServer {
 }
 
 /**
- * What a start reads before its first request, stored as it is used (600 plugins: ~200 KB that
- * JSON.parse turns into these objects, with no per-plugin work after it).
+ * What the session knows of its plugins without their folders, stored as it is used. A start reads
+ * the counts, events and first lines (600 plugins: a few KB); the lists of ids, lines, hook origins
+ * and server names (~250 KB) when first asked for, which a `-p` run does after its first request.
  */
 export interface PluginSnapshot {
   ids: Array<{ name: string; path: string; id: string }>;
@@ -62,6 +67,11 @@ export interface PluginSnapshot {
   sourceSet: { digest: string; anyFolder: boolean; immutable: boolean };
   /** Where each of the plugins' hook blocks comes from; their contents are `SnapshotRest.hooks`, in this order. */
   hookOrigins: PluginHookOrigin[];
+  /** How many hook blocks there are, and whether one's plugin was forced on by managed settings (what the hook policy asks of a plugin): known before `hookOrigins` is read. */
+  hookCount: number;
+  hooksForced: boolean;
+  /** How many `serverNames` there are, known before they are read. */
+  serverCount: number;
   /** Events the plugins' hooks handle, and their problems as start-up lines (see DeferredHooks): as many as a start prints, and how many there are. */
   hookEvents: string[];
   hookLines: string[];
@@ -95,7 +105,7 @@ export interface StartupLines {
 }
 
 export interface StoredSnapshot {
-  /** Its `ids` and `lines` are read from the front's tail when first asked for. */
+  /** Its lists (TailKey) are read from the front's tail when first asked for; they throw when it is not the tail written. */
   snapshot: PluginSnapshot;
   startup: StartupLines;
   /** Reads the rest (once); throws when it cannot be read. */
@@ -103,11 +113,12 @@ export interface StoredSnapshot {
 }
 
 /**
- * The front is two JSON texts on two lines: this, then the tail — the ids and every start-up line
- * (600 plugins: ~220 KB of the ~270) — parsed only when asked for, which a start need not do
- * before its first request (it prints the first lines, and lists the plugins when asked).
+ * The front is two JSON texts on two lines: this, then the tail — the ids, every start-up line, the
+ * hook origins and server names (600 plugins: ~260 KB of the ~265) — read, checked and parsed only
+ * when asked for, which a start need not do before its first request (it prints the first lines,
+ * counts the hooks and servers, and lists the plugins, hooks and servers when asked).
  */
-interface StoredFront extends Omit<PluginSnapshot, "ids" | "lines"> {
+interface StoredFront extends Omit<PluginSnapshot, TailKey> {
   version: number;
   /** The rest's file name, beside the front. */
   rest: string;
@@ -116,20 +127,45 @@ interface StoredFront extends Omit<PluginSnapshot, "ids" | "lines"> {
   tail: string;
 }
 
-interface StoredTail {
-  ids: PluginSnapshot["ids"];
-  lines: string[];
-}
+/** The lists kept in the front's second line. */
+type TailKey = "ids" | "lines" | "hookOrigins" | "serverNames";
+type StoredTail = Pick<PluginSnapshot, TailKey>;
 
 function isFront(value: Partial<StoredFront>): value is StoredFront {
-  const lists = [value.startup?.lines, value.hookOrigins, value.hookEvents, value.hookLines, value.serverNames, value.unsureServers, value.bins, value.notInstalled];
-  return value.version === SNAPSHOT_VERSION && typeof value.rest === "string" && basename(value.rest) === value.rest && typeof value.tail === "string" && typeof value.startup?.count === "number" && typeof value.hookLineCount === "number" && typeof value.sourceSet?.digest === "string" && lists.every(Array.isArray);
+  const lists = [value.startup?.lines, value.hookEvents, value.hookLines, value.unsureServers, value.bins, value.notInstalled];
+  const counts = [value.startup?.count, value.hookLineCount, value.hookCount, value.serverCount];
+  return value.version === SNAPSHOT_VERSION && typeof value.rest === "string" && basename(value.rest) === value.rest && typeof value.tail === "string" && counts.every((count) => typeof count === "number") && typeof value.hooksForced === "boolean" && typeof value.sourceSet?.digest === "string" && lists.every(Array.isArray);
 }
 
-/** The snapshot of a front, its tail parsed on first use (its hash was checked: it parses). */
-function withTail({ version: _version, rest: _rest, startup: _startup, tail: _tail, ...front }: StoredFront, text: string): PluginSnapshot {
-  let tail: StoredTail | undefined;
-  const read = (): StoredTail => (tail ??= JSON.parse(text) as StoredTail);
+/** Reads a file opened at start once, on first use, and closes it; the same failure again after one. */
+function once<T>(fd: number, parse: (text: string) => T): () => T {
+  let value: { parsed: T } | undefined;
+  let failure: Error | undefined;
+  return () => {
+    if (value) return value.parsed;
+    if (failure) throw failure;
+    try {
+      value = { parsed: parse(readFileSync(fd, "latin1")) };
+      return value.parsed;
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw failure;
+    } finally {
+      closeSync(fd);
+    }
+  };
+}
+
+/** The snapshot of a front, its tail read (from the front's own file, past `tailAt`), checked and parsed on first use. */
+function withTail({ version: _version, rest: _rest, startup: _startup, tail: tailHash, ...front }: StoredFront, fd: number, tailAt: number): PluginSnapshot {
+  const read = once(fd, (text): StoredTail => {
+    const tail = text.slice(tailAt);
+    // Checked before it is parsed: a tail edited by hand may still be JSON.
+    if (Bun.hash(tail).toString(36) !== tailHash) throw new Error("its list of plugins is not the one written");
+    const value = JSON.parse(tail) as Partial<StoredTail>;
+    if (!Array.isArray(value.ids) || !Array.isArray(value.lines) || !Array.isArray(value.hookOrigins) || !Array.isArray(value.serverNames)) throw new Error("its list of plugins is not the one written");
+    return { ids: value.ids, lines: value.lines, hookOrigins: value.hookOrigins, serverNames: value.serverNames };
+  });
   return {
     ...front,
     get ids() {
@@ -137,6 +173,12 @@ function withTail({ version: _version, rest: _rest, startup: _startup, tail: _ta
     },
     get lines() {
       return read().lines;
+    },
+    get hookOrigins() {
+      return read().hookOrigins;
+    },
+    get serverNames() {
+      return read().serverNames;
     },
   };
 }
@@ -180,45 +222,53 @@ export function snapshotPath(env: Environment, enabledPlugins: Readonly<Record<s
   return join(env.pluginsDir, "index", `session-${key}.json`);
 }
 
-/** Reads a rest once, from a descriptor opened with the front (the pair stays together if the files are replaced meanwhile). */
-function restReader(fd: number): () => SnapshotRest {
-  let rest: SnapshotRest | undefined;
-  let failure: Error | undefined;
-  return () => {
-    if (rest) return rest;
-    if (failure) throw failure;
-    try {
-      const value = JSON.parse(readFileSync(fd, "latin1")) as Partial<SnapshotRest>;
-      if (!Array.isArray(value.sources) || !Array.isArray(value.checks) || !Array.isArray(value.hooks) || !Array.isArray(value.servers)) throw new Error("it is not a plugin record");
-      rest = { sources: value.sources, checks: value.checks, hooks: value.hooks, servers: value.servers };
-      return rest;
-    } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
-      throw failure;
-    } finally {
-      closeSync(fd);
+/** A rest, read once from a descriptor opened with the front (the pair stays together if the files are replaced meanwhile). */
+function parseRest(text: string): SnapshotRest {
+  const value = JSON.parse(text) as Partial<SnapshotRest>;
+  if (!Array.isArray(value.sources) || !Array.isArray(value.checks) || !Array.isArray(value.hooks) || !Array.isArray(value.servers)) throw new Error("it is not a plugin record");
+  return { sources: value.sources, checks: value.checks, hooks: value.hooks, servers: value.servers };
+}
+
+/** What one read takes of a front: the first line of 600 plugins' record (~7 KB) in one go. */
+const FRONT_READ = 1 << 14;
+
+/** The front's first line, and where its second begins; undefined when the file has no line break. */
+function readFirstLine(fd: number): { text: string; next: number } | undefined {
+  let buffer = Buffer.allocUnsafe(FRONT_READ);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const grown = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
     }
-  };
+    const read = readSync(fd, buffer, length, buffer.length - length, length);
+    if (read === 0) return undefined;
+    const cut = buffer.subarray(0, length + read).indexOf(10, length);
+    length += read;
+    if (cut >= 0) return { text: buffer.toString("latin1", 0, cut), next: cut + 1 };
+  }
 }
 
 export function readSnapshot(path: string): StoredSnapshot | undefined {
   if (lastRead?.path === path) return lastRead.stored;
   let stored: StoredSnapshot | undefined;
-  let fd: number | undefined;
+  const opened: number[] = [];
   try {
-    const text = readFileSync(path, "latin1");
-    const cut = text.indexOf("\n");
-    const front = JSON.parse(cut < 0 ? text : text.slice(0, cut)) as Partial<StoredFront>;
-    const tail = text.slice(cut + 1);
-    if (cut >= 0 && isFront(front) && Bun.hash(tail).toString(36) === front.tail) {
-      fd = openSync(join(dirname(path), front.rest), "r");
-      stored = { snapshot: withTail(front, tail), startup: front.startup, rest: restReader(fd) };
+    const fd = openSync(path, "r");
+    opened.push(fd);
+    const line = readFirstLine(fd);
+    const front = line ? (JSON.parse(line.text) as Partial<StoredFront>) : undefined;
+    if (line && front && isFront(front)) {
+      const restFd = openSync(join(dirname(path), front.rest), "r");
+      opened.push(restFd);
+      stored = { snapshot: withTail(front, fd, line.next), startup: front.startup, rest: once(restFd, parseRest) };
     }
   } catch {
     // Missing or damaged (the front, or its rest gone): the plugins load from their folders and the record is written again.
-    if (fd !== undefined && !stored) closeSync(fd);
     stored = undefined;
   }
+  if (!stored) for (const fd of opened) closeSync(fd);
   lastRead = { path, stored };
   return stored;
 }
@@ -231,8 +281,8 @@ export function writeSnapshot(path: string, snapshot: PluginSnapshot, rest: Snap
     const restText = asciiJson(rest);
     const restName = `${basename(path, ".json")}.${Bun.hash(restText).toString(36)}${REST_SUFFIX}`;
     writeFileAtomicSync(join(dir, restName), restText);
-    const { ids, lines, ...frontPart } = snapshot;
-    const tail = asciiJson({ ids, lines } satisfies StoredTail);
+    const { ids, lines, hookOrigins, serverNames, ...frontPart } = snapshot;
+    const tail = asciiJson({ ids, lines, hookOrigins, serverNames } satisfies StoredTail);
     // Only what a start prints of the hook lines: the others are listed by /hooks, from the compiled hooks.
     const front: StoredFront = { version: SNAPSHOT_VERSION, rest: restName, ...frontPart, hookLines: snapshot.hookLines.slice(0, START_UP_LINES + 1), startup: startupLinesOf(lines), tail: Bun.hash(tail).toString(36) };
     // asciiJson writes no line break (a newline in a string is escaped): the first one ends the front.

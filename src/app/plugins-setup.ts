@@ -18,13 +18,13 @@ import type { ComponentSource, SourceSet } from "../extensions/types.ts";
 import { pluginSource, sourceSetOf } from "../extensions/sources.ts";
 import type { DeferredHooks } from "./hooks-setup.ts";
 import type { HookSource } from "../hooks/types.ts";
-import type { DeferredServers, McpServerEntry } from "../mcp/types.ts";
-import { noUrlError } from "../mcp/config/problems.ts";
+import type { DeferredServers } from "../mcp/types.ts";
 import type { CheckedPlugin, PluginIntegrity } from "../plugins/install/integrity.ts";
 import type { LoadedPlugin, MarketplaceEntry, PluginProblem } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
-import { dropSnapshot, readSnapshot, snapshotPath, startupLinesOf, writeSnapshot, type CheckedServer, type PluginHookOrigin, type PluginSnapshot, type SnapshotRest, type SnapshotServer, type StartupLines } from "./plugin-snapshot.ts";
+import { dropSnapshot, readSnapshot, snapshotPath, startupLinesOf, writeSnapshot, type PluginHookOrigin, type PluginSnapshot, type SnapshotRest, type StartupLines } from "./plugin-snapshot.ts";
+import { checkServers, deferredServers, nameServers } from "./plugin-servers.ts";
 import { START_UP_LINES } from "./report-lines.ts";
 
 export interface SessionPlugins {
@@ -102,17 +102,6 @@ function formatPluginProblem(problem: PluginProblem, homeDir: string): string {
   return `clew: ${where}: ${problem.message}`;
 }
 
-/** Checks a plugin's server definitions (the MCP config layer's rules); done once per install. */
-async function checkServers(plugin: LoadedPlugin, homeDir: string): Promise<CheckedServer[]> {
-  const servers = Object.entries(plugin.mcpServers);
-  if (servers.length === 0) return [];
-  const { parseEntry, definitionHash, formatMcpProblem } = await import("./mcp-config.ts");
-  return servers.map(([name, { file, config }]) => {
-    const parsed = parseEntry({ file, base: "mcpServers" }, name, config);
-    return { name, file, ...(parsed.config ? { config: parsed.config } : {}), hash: definitionHash(config), problems: parsed.problems.map((problem) => `clew: ${formatMcpProblem(problem, homeDir).replace(/^clew: /, "")}`) };
-  });
-}
-
 /** Each known marketplace's entries, read on first need (a cold index only). */
 async function marketplaceEntries(pluginsDir: string): Promise<(marketplace: string, name: string) => { entry: MarketplaceEntry; root: string } | undefined> {
   const [{ readKnownMarketplaces }, { readMarketplace }] = await Promise.all([import("../plugins/marketplaces/state.ts"), import("../plugins/marketplace-file.ts")]);
@@ -183,13 +172,15 @@ async function addPlugin(snapshot: PluginSnapshot, rest: SnapshotRest, plugin: L
 }
 
 function emptySnapshot(): PluginSnapshot {
-  return { ids: [], lines: [], sourceSet: { digest: "", anyFolder: false, immutable: true }, hookOrigins: [], hookEvents: [], hookLines: [], hookLineCount: 0, serverNames: [], unsureServers: [], bins: [], notInstalled: [] };
+  return { ids: [], lines: [], sourceSet: { digest: "", anyFolder: false, immutable: true }, hookOrigins: [], hookCount: 0, hooksForced: false, hookEvents: [], hookLines: [], hookLineCount: 0, serverNames: [], serverCount: 0, unsureServers: [], bins: [], notInstalled: [] };
 }
 
-/** A hook block whose contents are read (with the rest of the record) only when hooks are compiled. */
-function storedHookSource(origin: PluginHookOrigin, contents: () => unknown): HookSource {
+/** A hook block whose origin and contents are read (with the record's lists and its rest) only when hooks are compiled. */
+function storedHookSource(origin: () => PluginHookOrigin, contents: () => unknown): HookSource {
   return {
-    origin,
+    get origin(): PluginHookOrigin {
+      return origin();
+    },
     keyPath: "hooks",
     get hooks(): unknown {
       return contents();
@@ -235,6 +226,9 @@ async function loadFromFolders(input: PluginsInput, integrityOf: (checks: Checke
     await addPlugin(snapshot, rest, plugin, root.dataDir, true, env.homeDir);
   }
   nameServers(snapshot, rest, env.homeDir);
+  snapshot.serverCount = snapshot.serverNames.length;
+  snapshot.hookCount = snapshot.hookOrigins.length;
+  snapshot.hooksForced = snapshot.hookOrigins.some((origin) => origin.managedForced === true);
   const set = sourceSetOf(rest.sources);
   snapshot.sourceSet = { digest: set.digest, anyFolder: set.anyFolder, immutable: set.immutable };
   if (snapshot.hookOrigins.length > 0) {
@@ -248,68 +242,11 @@ async function loadFromFolders(input: PluginsInput, integrityOf: (checks: Checke
 }
 
 /**
- * The servers in name order (the order the MCP layer lists them in, so a start sorts nothing), each
- * named once: a blank URL means it cannot start, a URL that is a variable is looked at by each start.
- * Two enabled plugins of one name (from two marketplaces) give their servers one name: only the
- * first plugin's is kept — the other's tools would have the same names, and it would be started
- * for nothing — and the other is reported.
+ * A hook block's origin when the record's list of them could not be read: every plugin is refused
+ * then (the root is the record's, which no plugin has), so none of its hooks runs.
  */
-function nameServers(snapshot: PluginSnapshot, rest: SnapshotRest, homeDir: string): void {
-  rest.servers.sort((a, b) => (serverName(a) < serverName(b) ? -1 : serverName(a) > serverName(b) ? 1 : 0));
-  const ids = new Map(snapshot.ids.map((plugin) => [plugin.path, plugin.id]));
-  const idOf = (server: SnapshotServer): string => ids.get(server.root) ?? server.root;
-  let kept: SnapshotServer | undefined;
-  rest.servers = rest.servers.filter((server) => {
-    if (kept === undefined || serverName(kept) !== serverName(server)) {
-      kept = server;
-      return true;
-    }
-    snapshot.lines.push(`clew: ${server.file.replace(homeDir, "~")}: MCP server "${server.name}" of ${idOf(server)} is not started: ${idOf(kept)} has one of that name (${serverName(server)}), and their tools would clash; enable one of the two.`);
-    return false;
-  });
-  rest.servers.forEach((server, index) => {
-    const name = serverName(server);
-    const url = server.config.type === "stdio" ? undefined : server.config.url;
-    if (url?.includes("${")) snapshot.unsureServers.push({ index, url, file: server.file, root: server.root, dataDir: server.dataDir });
-    snapshot.serverNames.push({ name, scope: "plugin", ...(url?.trim() === "" ? { disabled: noUrlError(name, server.file) } : {}) });
-  });
-}
-
-/** One copy of the environment for every server (a null prototype: `${constructor}` stays unset), and each plugin's own variables over it. */
-function serverVariables(env: Environment): (plugin: { root: string; dataDir: string }) => Record<string, string> {
-  const base: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, env.childEnv, { CLAUDE_PROJECT_DIR: env.cwd });
-  return (plugin) => Object.assign(Object.create(base) as Record<string, string>, { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir });
-}
-
-/** Claude Code's naming: the server is `plugin_<plugin>_<server>`, its tools `mcp__plugin_<plugin>_<server>__<tool>`. */
-const serverName = (server: Pick<SnapshotServer, "plugin" | "name">): string => `plugin_${server.plugin}_${server.name}`;
-
-/** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${CLAUDE_PROJECT_DIR}` and the environment. */
-async function expandServers(servers: readonly SnapshotServer[], env: Environment): Promise<McpServerEntry[]> {
-  if (servers.length === 0) return [];
-  const { expandConfig } = await import("../mcp/config/expand.ts");
-  const variables = serverVariables(env);
-  return servers.map((server) => {
-    // Whether the plugin may run is asked when the server starts (McpRuntimeOptions.admit).
-    const expanded = expandConfig(server.config, variables(server));
-    return { name: serverName(server), scope: "plugin" as const, origin: server.file, config: expanded.config, missingVars: expanded.missing, hash: server.hash, pluginRoot: server.root };
-  });
-}
-
-/** The servers by name now (a URL that expands to nothing is known at once), their definitions on first use. */
-async function deferredServers(snapshot: PluginSnapshot, definitions: () => SnapshotServer[] | undefined, env: Environment): Promise<DeferredServers> {
-  let names: DeferredServers["names"] = snapshot.serverNames;
-  if (snapshot.unsureServers.length > 0) {
-    const { expandString } = await import("../mcp/config/expand.ts");
-    const variables = serverVariables(env);
-    const blank = new Map(snapshot.unsureServers.flatMap((server) => (expandString(server.url, variables(server)).value.trim() === "" ? [[server.index, server.file] as const] : [])));
-    names = snapshot.serverNames.map((server, index) => {
-      const file = blank.get(index);
-      return file === undefined ? server : { ...server, disabled: noUrlError(server.name, file) };
-    });
-  }
-  let entries: Promise<McpServerEntry[]> | undefined;
-  return { length: names.length, names, entries: () => (entries ??= expandServers(definitions() ?? [], env)) };
+function unreadableOrigin(record: string): PluginHookOrigin {
+  return { kind: "plugin", plugin: "(unreadable plugin record)", root: record, dataDir: "", file: record, sharedProject: false };
 }
 
 type IntegrityModule = typeof import("../plugins/install/integrity.ts");
@@ -323,13 +260,13 @@ function integrityModule(): IntegrityModule {
 }
 
 /** Makes `make()` on the first call to any of its methods: the methods a session calls on its PluginIntegrity. */
-function lazyIntegrity(make: () => PluginIntegrity): Pick<PluginIntegrity, "problem" | "admits" | "refuseAll" | "checkRest"> {
+function lazyIntegrity(make: () => PluginIntegrity): Pick<PluginIntegrity, "problem" | "admits" | "refuseEvery" | "checkRest"> {
   let made: PluginIntegrity | undefined;
   const integrity = () => (made ??= make());
   return {
     problem: (root) => integrity().problem(root),
     admits: (root) => integrity().admits(root),
-    refuseAll: (plugins, reason) => integrity().refuseAll(plugins, reason),
+    refuseEvery: (reason) => integrity().refuseEvery(reason),
     checkRest: () => integrity().checkRest(),
   };
 }
@@ -348,23 +285,24 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   const stored = input.pluginDirs.length === 0 ? readSnapshot(path) : undefined;
   let snapshot: PluginSnapshot;
   let readRest: () => SnapshotRest;
-  // The rest of the record, once a plugin is checked, a hook is compiled or a server starts. Should
-  // it be unreadable (removed by hand mid-session), no plugin of the record is used rather than some
-  // half of one.
-  let restFailure: string | undefined;
-  const rest = (): SnapshotRest | undefined => {
-    if (restFailure !== undefined) return undefined;
+  // The parts of the record past its first line (the ids and lines, then the rest) are read when
+  // first needed. Should one be unreadable or not the one written (removed or edited by hand
+  // mid-session), no plugin of the record is used rather than some half of one.
+  let recordFailure: string | undefined;
+  const fromRecord = <T>(read: () => T): T | undefined => {
+    if (recordFailure !== undefined) return undefined;
     try {
-      return readRest();
+      return read();
     } catch (error) {
-      restFailure = `the stored plugin record ${path.replace(env.homeDir, "~")} could not be read (${error instanceof Error ? error.message : String(error)}); the next start loads the plugins from their folders`;
-      integrity.refuseAll(snapshot.ids, `${restFailure}.`);
-      input.report?.(`clew: ${restFailure}, and none of them is used in this session.`);
+      recordFailure = `the stored plugin record ${path.replace(env.homeDir, "~")} could not be read (${error instanceof Error ? error.message : String(error)}); the next start loads the plugins from their folders`;
+      integrity.refuseEvery(`${recordFailure}.`);
+      input.report?.(`clew: ${recordFailure}, and none of them is used in this session.`);
       dropSnapshot(path);
       return undefined;
     }
   };
-  let integrity: Pick<PluginIntegrity, "problem" | "admits" | "refuseAll" | "checkRest">;
+  const rest = (): SnapshotRest | undefined => fromRecord(readRest);
+  let integrity: Pick<PluginIntegrity, "problem" | "admits" | "refuseEvery" | "checkRest">;
   let startup: StartupLines;
   const lines: string[] = [];
   if (stored) {
@@ -397,14 +335,20 @@ export async function loadSessionPlugins(input: PluginsInput): Promise<SessionPl
   return {
     // Both read from the record's tail on first use (a start need not, before its first request).
     get ids() {
-      return snapshot.ids;
+      return fromRecord(() => snapshot.ids) ?? [];
     },
     sources: { ...snapshot.sourceSet, list: made },
-    hooks: { sources: snapshot.hookOrigins.map((origin, index) => storedHookSource(origin, () => rest()?.hooks[index] ?? {})), events: snapshot.hookEvents, lines: snapshot.hookLines, lineCount: snapshot.hookLineCount },
-    mcpServers: await deferredServers(snapshot, () => rest()?.servers, env),
+    hooks: {
+      sources: Array.from({ length: snapshot.hookCount }, (_, index) => storedHookSource(() => fromRecord(() => snapshot.hookOrigins[index]) ?? unreadableOrigin(path), () => rest()?.hooks[index] ?? {})),
+      managedForced: snapshot.hooksForced,
+      events: snapshot.hookEvents,
+      lines: snapshot.hookLines,
+      lineCount: snapshot.hookLineCount,
+    },
+    mcpServers: await deferredServers(snapshot, () => fromRecord(() => snapshot.serverNames) ?? [], () => rest()?.servers, env),
     binDirs: snapshot.bins.filter((bin) => admits(bin.root)).map((bin) => bin.dir),
     get problems() {
-      return (problems ??= [...snapshot.lines, ...lines]);
+      return (problems ??= [...(fromRecord(() => snapshot.lines) ?? []), ...lines]);
     },
     startupLines: { lines: [...startup.lines, ...lines].slice(0, START_UP_LINES + 1), count: startup.count + lines.length },
     checkRest: async () => void (await integrity.checkRest()),

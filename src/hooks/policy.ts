@@ -28,3 +28,15 @@ export function policyBlock(origin: HookOrigin, policy: HookPolicy): string | un
   }
   return undefined;
 }
+
+/**
+ * Whether the policy keeps every plugin's hooks from running, told without their origins: only
+ * `managedForced` of a plugin origin matters to policyBlock (a plugin is never managed, and
+ * plugins are allowed under strictPluginOnlyCustomization). `someForced`: whether one of the
+ * plugins was forced on by managed settings.
+ */
+export function blocksEveryPluginHook(policy: HookPolicy, someForced: boolean): boolean {
+  // Any scope's disableAllHooks disables a plugin's hooks: only a managed hook outlives a non-managed one.
+  if (policy.disableAllHooks?.value === true) return true;
+  return policy.allowManagedHooksOnly === true && !someForced;
+}

@@ -63,6 +63,7 @@ export interface McpServerEntry {
 export interface DeferredServers {
   /** How many there are. */
   readonly length: number;
+  /** Read when first asked for (600 plugins' names come from the stored record's lists, read on first need). */
   readonly names: readonly DeferredServerName[];
   /** The definitions, `${…}` expanded, read on the first call. */
   entries(): Promise<McpServerEntry[]>;

@@ -40,7 +40,16 @@ describe("servers defined once connecting begins", () => {
       loads += 1;
       return [plugin(fixture("plugin_p_zeta", "sdk-server.ts")), plugin(fixture("plugin_p_alpha", "sdk-server.ts"))];
     };
-    manager = McpManager.start(options([fixture("middle", "sdk-server.ts")], { names, load }, startAfter));
+    let named = 0;
+    manager = McpManager.start(options([fixture("middle", "sdk-server.ts")], {
+      names: () => {
+        named += 1;
+        return names;
+      },
+      load,
+    }, startAfter));
+    // Named when first listed, not when the manager starts.
+    expect(named).toBe(0);
     const pending = { stderrTail: [], toolCount: 0, promptCount: 0, resourceCount: 0 };
     expect(manager.states()).toEqual([
       { name: "middle", scope: "cli", status: "pending", ...pending },
@@ -49,6 +58,8 @@ describe("servers defined once connecting begins", () => {
       { name: "plugin_p_zeta", scope: "plugin", status: "pending", ...pending },
     ]);
     expect(manager.tools()).toEqual([]);
+    manager.states();
+    expect(named).toBe(1);
     await manager.settled(50);
     expect(loads).toBe(0);
 
@@ -69,7 +80,7 @@ describe("servers defined once connecting begins", () => {
       options(
         [fixture("steady", "sdk-server.ts")],
         {
-          names: [{ name: "plugin_p_one", scope: "plugin" }],
+          names: () => [{ name: "plugin_p_one", scope: "plugin" }],
           load: () => Promise.reject(new Error("the stored plugin record is gone")),
         },
         Promise.resolve(),

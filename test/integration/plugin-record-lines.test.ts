@@ -1,7 +1,9 @@
 // The stored plugin record with more problem lines than a start prints: the front keeps the first
 // of them and their count, so a warm start prints exactly what the cold one printed (the first 8,
 // then how many more) while every line and plugin id is still there when asked for; a front whose
-// second part was changed by hand is a damaged record, and the start loads from the folders again.
+// second part was changed by hand is a damaged record: a start reads that part only when first
+// asked for it, and then refuses every plugin of the record, says so once and drops the record, so
+// the next start loads from the folders again.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +21,9 @@ interface Start {
   ids: Array<{ id: string }>;
   problems: string[];
   wrote: boolean;
+  admitted: string[];
+  reported: string[];
+  fronts: number;
 }
 
 const start = (): Start => startInChild<Start>(configDir, project);
@@ -54,7 +59,7 @@ describe("the stored plugin record's start-up lines", () => {
     expect(warm).toEqual({ ...cold, wrote: false });
   });
 
-  test("a front whose second part was changed by hand: the start loads from the folders and writes the record again", () => {
+  test("a front whose second part was changed by hand: once it is read, every plugin is refused, said once, and the record dropped; the next start loads from the folders", () => {
     const index = join(configDir, "plugins", "index");
     const front = readdirSync(index).find((name) => name.startsWith("session-") && !name.endsWith(".rest.json")) ?? "";
     const text = readFileSync(join(index, front), "latin1");
@@ -62,6 +67,18 @@ describe("the stored plugin record's start-up lines", () => {
     const at = text.lastIndexOf("keywords");
     expect(at).toBeGreaterThan(text.indexOf("\n"));
     writeFileSync(join(index, front), `${text.slice(0, at)}kEywords${text.slice(at + "keywords".length)}`, "latin1");
+    const damaged = start();
+    // What the first line holds is printed as before; the ids and lines are not taken from the changed part.
+    expect({ startUpProblems: damaged.startUpProblems, startupLines: damaged.startupLines, ids: damaged.ids, problems: damaged.problems, admitted: damaged.admitted, fronts: damaged.fronts, wrote: damaged.wrote }).toEqual({
+      startUpProblems: cold.startUpProblems,
+      startupLines: cold.startupLines,
+      ids: [],
+      problems: [],
+      admitted: [],
+      fronts: 0,
+      wrote: false,
+    });
+    expect(damaged.reported).toEqual([expect.stringContaining("could not be read (its list of plugins is not the one written); the next start loads the plugins from their folders, and none of them is used in this session.")]);
     expect(start()).toEqual(cold);
     expect(start()).toEqual({ ...cold, wrote: false });
   });

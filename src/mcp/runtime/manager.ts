@@ -7,23 +7,32 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AnyTool } from "../../tools/types.ts";
 import { errorMessage } from "../../util/errors.ts";
 import type { DeferredServerName, McpPromptInfo, McpServerEntry, McpServerState } from "../types.ts";
-import { buildAdapters } from "./adapters.ts";
-import { ServerConnection } from "./connection.ts";
-import { listMcpResourcesTool } from "./list-mcp-resources.ts";
-import { mcpName } from "./names.ts";
-import { mapPromptArgs } from "./prompt-args.ts";
-import { readMcpResourceTool } from "./read-mcp-resource.ts";
+import type { ServerConnection } from "./connection.ts";
 import type { ListedResource, ResourceDirectory } from "./resource-directory.ts";
-import { promptContentText, resourceContentsText } from "./resource-text.ts";
+
+/**
+ * The code that connects, adapts and reads servers, loaded with the first server there is to connect:
+ * a start whose only servers are defined after its first request (plugins', not waited for) loads
+ * none of it before then.
+ */
+const runtime = {
+  connection: () => require("./connection.ts") as typeof import("./connection.ts"),
+  adapters: () => require("./adapters.ts") as typeof import("./adapters.ts"),
+  resourceTools: () => [require("./list-mcp-resources.ts") as typeof import("./list-mcp-resources.ts"), require("./read-mcp-resource.ts") as typeof import("./read-mcp-resource.ts")] as const,
+  names: () => require("./names.ts") as typeof import("./names.ts"),
+  promptArgs: () => require("./prompt-args.ts") as typeof import("./prompt-args.ts"),
+  text: () => require("./resource-text.ts") as typeof import("./resource-text.ts"),
+};
 
 export interface McpRuntimeOptions {
   /** Approved, not blocked. */
   servers: readonly McpServerEntry[];
   /**
-   * More servers (approved, not blocked), named now and defined once connecting begins: until then
-   * each is listed as pending (or disabled, when it cannot start whatever its definition says).
+   * More servers (approved, not blocked), named when first listed and defined once connecting
+   * begins: until then each is listed as pending (or disabled, when it cannot start whatever its
+   * definition says).
    */
-  later?: { names: readonly DeferredServerName[]; load: () => Promise<readonly McpServerEntry[]> };
+  later?: { names: () => readonly DeferredServerName[]; load: () => Promise<readonly McpServerEntry[]> };
   /** CLAUDE_PROJECT_DIR for stdio servers (and their working directory); the first root. */
   projectDir: string;
   /** Answer to roots/list: the launch directory and the additional directories. */
@@ -112,8 +121,8 @@ function waitingState(server: DeferredServerName, failure: string | undefined): 
 
 export class McpManager implements ResourceDirectory {
   private connections: ServerConnection[];
-  /** `later` servers not defined yet, and why they never will be. */
-  private waiting: readonly DeferredServerName[];
+  /** `later` servers not defined yet (undefined: not named yet), and why they never will be. */
+  private waiting: readonly DeferredServerName[] | undefined;
   private laterFailure: string | undefined;
   private waitingStates: McpServerState[] | undefined;
   private readonly listeners = new Set<() => void>();
@@ -124,12 +133,20 @@ export class McpManager implements ResourceDirectory {
 
   private constructor(private readonly options: McpRuntimeOptions) {
     this.connections = this.connect(options.servers);
-    const later = options.later?.names ?? [];
+  }
+
+  /** The `later` servers not defined yet, named on first need. */
+  private pending(): readonly DeferredServerName[] {
+    if (this.waiting) return this.waiting;
+    const later = this.options.later?.names() ?? [];
     // Plugins' servers come in name order already: hundreds of them are not sorted again.
     this.waiting = later.every((server, index) => index === 0 || (later[index - 1] as DeferredServerName).name <= server.name) ? later : [...later].sort(byName((server) => server.name));
+    return this.waiting;
   }
 
   private connect(entries: readonly McpServerEntry[]): ServerConnection[] {
+    if (entries.length === 0) return [];
+    const { ServerConnection } = runtime.connection();
     return [...entries].sort(byName((entry) => entry.name)).map((entry) => new ServerConnection(entry, this.options, () => this.changed()));
   }
 
@@ -210,7 +227,7 @@ export class McpManager implements ResourceDirectory {
     const tools: AnyTool[] = [];
     for (const connection of this.connections.filter((candidate) => candidate.offersTools)) {
       const entry = connection.entry;
-      const built = buildAdapters(
+      const built = runtime.adapters().buildAdapters(
         { server: entry.name, caller: connection, alwaysLoad: entry.config.alwaysLoad === true, timeoutMs: this.timeoutFor(entry), maxOutputTokens: this.options.maxOutputTokens },
         connection.tools,
         taken,
@@ -218,7 +235,10 @@ export class McpManager implements ResourceDirectory {
       this.skipped.set(entry.name, built.skipped);
       tools.push(...built.tools);
     }
-    if (this.resourceServers().length > 0) tools.push(listMcpResourcesTool(this), readMcpResourceTool(this));
+    if (this.resourceServers().length > 0) {
+      const [{ listMcpResourcesTool }, { readMcpResourceTool }] = runtime.resourceTools();
+      tools.push(listMcpResourcesTool(this), readMcpResourceTool(this));
+    }
     this.toolCache = tools;
     return tools;
   }
@@ -231,13 +251,17 @@ export class McpManager implements ResourceDirectory {
       if (!connection.connected || warnings.length === 0) return state;
       return { ...state, warnings: warnings.map((warning) => `MCP server "${connection.entry.name}": ${warning}`) };
     });
-    if (this.waiting.length === 0) return states;
-    this.waitingStates ??= this.waiting.map((server) => waitingState(server, this.laterFailure));
+    const pending = this.pending();
+    if (pending.length === 0) return states;
+    this.waitingStates ??= pending.map((server) => waitingState(server, this.laterFailure));
     return states.length === 0 ? [...this.waitingStates] : mergeByName(states, this.waitingStates);
   }
 
   prompts(): McpPromptInfo[] {
-    return this.live().flatMap((connection) =>
+    const live = this.live();
+    if (live.length === 0) return [];
+    const { mcpName } = runtime.names();
+    return live.flatMap((connection) =>
       connection.prompts.map((prompt) => ({
         server: connection.entry.name,
         name: prompt.name,
@@ -256,12 +280,13 @@ export class McpManager implements ResourceDirectory {
     const name = command.replace(/^\//, "");
     const prompt = this.prompts().find((info) => info.command === name);
     if (!prompt) return { ok: false, message: `No connected MCP server offers the prompt /${name}; run /mcp to see the servers and their state.` };
-    const mapped = mapPromptArgs(prompt, args);
+    const mapped = runtime.promptArgs().mapPromptArgs(prompt, args);
     if (!mapped.ok) return mapped;
     const connection = this.connections.find((candidate) => candidate.entry.name === prompt.server);
     if (!connection) return { ok: false, message: `MCP server "${prompt.server}" is not configured.` };
     try {
       const result = await connection.getPrompt(prompt.name, mapped.values, { signal, timeoutMs: this.timeoutFor(connection.entry) });
+      const { promptContentText } = runtime.text();
       const text = result.messages.map((message) => promptContentText(message.content)).filter((part) => part !== "").join("\n\n");
       return { ok: true, text };
     } catch (error) {
@@ -297,7 +322,7 @@ export class McpManager implements ResourceDirectory {
     }
     try {
       const result = await connection.readResource(uri, { signal, timeoutMs: this.timeoutFor(connection.entry) });
-      return { ok: true, text: resourceContentsText(result.contents) };
+      return { ok: true, text: runtime.text().resourceContentsText(result.contents) };
     } catch (error) {
       return { ok: false, message: errorMessage(error) };
     }

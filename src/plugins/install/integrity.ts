@@ -52,6 +52,8 @@ export class PluginIntegrity {
   /** Fresh listing stamps of trees that were re-hashed and found unchanged (a `touch`). */
   private readonly restamps = new Map<string, string>();
   private stamps?: Record<string, string>;
+  /** Set by refuseEvery: why no plugin is admitted any more. */
+  private refusal: string | undefined;
 
   constructor(
     private readonly pluginsDir: string,
@@ -70,8 +72,9 @@ export class PluginIntegrity {
 
   /** Undefined when the folder is the tree hashed at install (or is not an install); else why not. */
   problem(root: string): PluginProblem | undefined {
-    // Reading the installs may refuse every plugin (refuseAll), so the verdicts are looked at after.
+    // Reading the installs may refuse every plugin (refuseEvery), so the refusal is looked at after.
     const byRoot = this.records();
+    if (this.refusal !== undefined) return this.refused(root, byRoot.get(root)?.id, this.refusal);
     const known = this.verdicts.get(root);
     if (known !== undefined) return known ?? undefined;
     const plugin = byRoot.get(root);
@@ -92,11 +95,17 @@ export class PluginIntegrity {
   }
 
   /**
-   * Refuses these plugins from now on, whatever their folders hold: `reason` says why what the
-   * session knows of them can no longer be used, and what to do. The caller tells the user once.
+   * Refuses every plugin from now on — those checked and admitted before too — whatever their
+   * folders hold: `reason` says why what the session knows of them can no longer be used, and what
+   * to do. For a session whose plugins all come from one stored record that turned out damaged
+   * (which may be the part naming them). The caller tells the user once.
    */
-  refuseAll(plugins: ReadonlyArray<{ id: string; path: string }>, reason: string): void {
-    for (const plugin of plugins) this.verdicts.set(plugin.path, { level: "error", code: "plugin-record-unreadable", file: plugin.path, message: `Plugin ${plugin.id} was not loaded: ${reason}` });
+  refuseEvery(reason: string): void {
+    this.refusal ??= reason;
+  }
+
+  private refused(root: string, id: string | undefined, reason: string): PluginProblem {
+    return { level: "error", code: "plugin-record-unreadable", file: root, message: `Plugin ${id ?? `at ${root}`} was not loaded: ${reason}` };
   }
 
   /** True when the plugin at `root` may be read and run. */
