@@ -122,6 +122,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     budgetChars: env.skillListingBudgetChars ?? Math.max(8_000, Math.floor(windowTokens * 0.04)),
     ...(options.agentsJson !== undefined ? { agentsJson: options.agentsJson } : {}),
     ...(plugins ? { pluginSources: plugins.sources } : {}),
+    ...(settings.skillOverrides ? { skillOverrides: settings.skillOverrides } : {}),
   });
   for (const problem of extensions.errors) options.report(`clew: ${problem.file}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
   // --disable-slash-commands: no skill or command is offered, listed or expanded (helper agents stay).

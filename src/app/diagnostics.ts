@@ -22,6 +22,7 @@ export async function registryFor(env: Environment, loaded: LoadedSettings): Pro
     addDirs: loaded.settings.permissions.additionalDirectories,
     cacheDir: join(env.configDir, "cache", "extensions"),
     budgetChars: 8_000,
+    ...(loaded.settings.skillOverrides ? { skillOverrides: loaded.settings.skillOverrides } : {}),
   });
   return extensions.registry?.get();
 }
@@ -60,7 +61,7 @@ export async function extensionLines(registry: ExtensionRegistry | undefined, ho
   const { formatExtensionProblem } = await import("../extensions/index.ts");
   const home = (path: string) => (path.startsWith(`${homeDir}/`) ? `~${path.slice(homeDir.length)}` : path);
   const rows = registry.invocables.map((item) => {
-    const flags = [item.modelInvocable ? "" : "user only", item.userInvocable ? "" : "model only"].filter(Boolean).join(", ");
+    const flags = item.override ? `skillOverrides: ${item.override}` : [item.modelInvocable ? "" : "user only", item.userInvocable ? "" : "model only"].filter(Boolean).join(", ");
     return `${item.kind === "skill" ? "skill  " : "command"} /${item.name}${item.argumentHint ? ` ${item.argumentHint}` : ""}${flags ? ` (${flags})` : ""}  ${home(item.file)}`;
   });
   const problems = registry.problems.filter((problem) => problem.severity !== "info").map((problem) => formatExtensionProblem(problem, homeDir));

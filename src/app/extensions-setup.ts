@@ -9,6 +9,7 @@ import type { ExtensionProblem, ExtensionRegistry } from "../extensions/index.ts
 import type { AgentListing, StartupSummary } from "../extensions/summary.ts";
 import { anyFolderExists, discoverSources } from "../extensions/sources.ts";
 import { agentListingLines, fitAgentDescriptions, rememberAgentListing } from "./agent-listing.ts";
+import type { SkillOverrides } from "../extensions/overrides.ts";
 import type { ComponentSource, SourceSet } from "../extensions/types.ts";
 
 /** The registry, built on first use (or already built); replaced when nested folders add to it. */
@@ -67,6 +68,8 @@ export interface ExtensionsInput {
   agentsJson?: unknown;
   /** Enabled plugins, one source each (lowest rank: a user or project item of the same name wins). */
   pluginSources?: SourceSet;
+  /** Settings `skillOverrides`: how each of the user's skills and commands is offered. */
+  skillOverrides?: SkillOverrides;
 }
 
 const CATALOGUE_HEADER =
@@ -90,7 +93,7 @@ function agentListing(agents: ExtensionRegistry["agents"]): AgentListing[] {
 async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsInput): Promise<{ registry: ExtensionRegistry; summary: StartupSummary }> {
   const [{ loadExtensions }, { skillCatalogue }, { agentsFromJson }] = await Promise.all([import("../extensions/load.ts"), import("../extensions/catalogue.ts"), import("../extensions/agents-json.ts")]);
   const extra = input.agentsJson === undefined ? [] : [agentsFromJson(input.agentsJson)];
-  const registry = await loadExtensions({ sources, extra, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) });
+  const registry = await loadExtensions({ sources, extra, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}), ...(input.skillOverrides ? { overrides: input.skillOverrides } : {}) });
   const modelInvocable = registry.invocables.filter((item) => item.modelInvocable);
   const agents = agentListing(registry.agents);
   return {
@@ -129,12 +132,12 @@ export async function loadSessionExtensions(input: ExtensionsInput): Promise<Ses
   // `--agents` is not part of the cached summary: a run that passes it loads in full.
   if (input.cacheDir && input.agentsJson === undefined) {
     const { cachedSummary, saveSummary } = await import("../extensions/summary.ts");
-    const { summary } = cachedSummary(own, plugins, input.cacheDir, input.budgetChars);
+    const { summary } = cachedSummary(own, plugins, input.cacheDir, input.budgetChars, input.skillOverrides);
     if (summary) return fromSummary(new LazyRegistry(build), summary);
     const all = sources();
     const loaded = await fullLoad(all, input);
     // A refused plugin's absence is this start's finding, not a summary of its (unchanged) folder.
-    if (!all.some((source) => source.guard?.() !== undefined)) await saveSummary(own, plugins, input.cacheDir, input.budgetChars, loaded.summary);
+    if (!all.some((source) => source.guard?.() !== undefined)) await saveSummary(own, plugins, input.cacheDir, input.budgetChars, loaded.summary, input.skillOverrides);
     return fromSummary(new LazyRegistry(build, loaded.registry), loaded.summary);
   }
   const loaded = await fullLoad(sources(), input);

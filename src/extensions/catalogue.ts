@@ -18,7 +18,7 @@ export interface CatalogueOptions {
   usage?: ReadonlyMap<string, number>;
 }
 
-type Listed = Pick<Invocable, "name" | "description" | "whenToUse" | "modelInvocable">;
+type Listed = Pick<Invocable, "name" | "description" | "whenToUse" | "modelInvocable" | "override">;
 
 export function listingDescription(item: Pick<Invocable, "description" | "whenToUse">, max = MAX_LISTING_DESCRIPTION): string {
   const combined = [item.description, item.whenToUse ?? ""].map((part) => part.replace(/\s+/g, " ").trim()).filter((part) => part !== "").join(" ");
@@ -33,7 +33,8 @@ export function skillCatalogue(items: readonly Listed[], options: CatalogueOptio
   const budget = options.budgetChars ?? DEFAULT_LISTING_BUDGET;
   const listed = items.filter((item) => item.modelInvocable).sort((a, b) => compareText(a.name, b.name));
   const lines = listed.map((item) => {
-    const description = listingDescription(item, options.maxDescriptionChars);
+    // skillOverrides "name-only": the name alone, whatever the budget.
+    const description = item.override === "name-only" ? "" : listingDescription(item, options.maxDescriptionChars);
     return { name: item.name, full: description === "" ? `- ${item.name}` : `- ${item.name}: ${description}`, short: `- ${item.name}` };
   });
   const chosen = lines.map((line) => line.full);

@@ -7,6 +7,7 @@ import { IndexCache } from "./index-cache.ts";
 import { placeAgent, placeInvocable } from "./place.ts";
 import { ExtensionRegistry, type LoadedSource } from "./registry.ts";
 import { scanSource } from "./scan.ts";
+import type { SkillOverrides } from "./overrides.ts";
 import type { AgentDefinition, ComponentSource, Invocable } from "./types.ts";
 
 export interface LoadOptions {
@@ -16,6 +17,8 @@ export interface LoadOptions {
   cacheDir?: string;
   /** Agents from `--agents` JSON (`agentsFromJson`). */
   extra?: readonly LoadedSource[];
+  /** The user's `skillOverrides` (settings). */
+  overrides?: SkillOverrides;
 }
 
 export async function loadSource(source: ComponentSource, cacheDir: string | undefined): Promise<LoadedSource> {
@@ -44,7 +47,7 @@ export async function loadSource(source: ComponentSource, cacheDir: string | und
 export async function loadExtensions(options: LoadOptions): Promise<ExtensionRegistry> {
   const loaded: LoadedSource[] = [];
   for (const source of options.sources) loaded.push(await loadSource(source, options.cacheDir));
-  return new ExtensionRegistry([...loaded, ...(options.extra ?? [])]);
+  return new ExtensionRegistry([...loaded, ...(options.extra ?? [])], options.overrides);
 }
 
 /** Adds nested sources (see `nestedSources`) to a registry; sources it already has are skipped. */

@@ -7,6 +7,7 @@
  * user > plugin. Plugin items never clash with local ones: their names carry the plugin prefix.
  */
 import { readFile } from "node:fs/promises";
+import { overrideRefusal, withOverride, type SkillOverrides } from "./overrides.ts";
 import type { AgentDefinition, ComponentSource, ExtensionProblem, Invocable, SourceScope } from "./types.ts";
 
 export interface LoadedSource {
@@ -80,7 +81,11 @@ export class ExtensionRegistry {
   private sortedAgents: AgentDefinition[] | undefined;
   private allProblems: ExtensionProblem[] | undefined;
 
-  constructor(readonly loaded: readonly LoadedSource[]) {
+  constructor(
+    readonly loaded: readonly LoadedSource[],
+    /** The user's `skillOverrides`, applied to every item placed (nested ones found later too). */
+    private readonly overrides?: SkillOverrides,
+  ) {
     const invocableOrder = byRank(loaded, INVOCABLE_RANK);
     for (let at = 0; at < invocableOrder.length; ) {
       // Within one rank: every skill first, then every command (a skill beats a command).
@@ -89,7 +94,7 @@ export class ExtensionRegistry {
       while (end < invocableOrder.length && INVOCABLE_RANK[(invocableOrder[end] as LoadedSource).source.scope] === rank) end++;
       const group = invocableOrder.slice(at, end);
       for (const kind of ["skill", "command"] as const) {
-        for (const entry of group) for (const item of entry.invocables) if (item.kind === kind) this.placeInvocable(item);
+        for (const entry of group) for (const item of entry.invocables) if (item.kind === kind) this.placeInvocable(withOverride(item, overrides));
       }
       at = end;
     }
@@ -210,6 +215,8 @@ export class ExtensionRegistry {
     const item = this.findInvocable(typed);
     const shown = typed.trim().replace(/^\//, "");
     if (item === undefined) return { ok: false, code: "not-found", message: `There is no skill or command named "${shown}".` };
+    const overridden = overrideRefusal(item, by);
+    if (overridden !== undefined) return { ok: false, code: by === "user" ? "not-user-invocable" : "not-model-invocable", message: overridden };
     if (by === "user" && !item.userInvocable) {
       return { ok: false, code: "not-user-invocable", message: `/${item.name} can only be used by the model (user-invocable: false in ${item.file}).` };
     }
@@ -237,7 +244,7 @@ export class ExtensionRegistry {
   extend(more: readonly LoadedSource[]): ExtensionRegistry {
     const known = new Set(this.loaded.map((entry) => entry.source.root));
     const fresh = more.filter((entry) => !known.has(entry.source.root));
-    return fresh.length === 0 ? this : new ExtensionRegistry([...this.loaded, ...fresh]);
+    return fresh.length === 0 ? this : new ExtensionRegistry([...this.loaded, ...fresh], this.overrides);
   }
 }
 

@@ -14,6 +14,7 @@ import { CACHE_VERSION, IndexCache } from "./index-cache.ts";
 import { scanSource, type ScanEntry } from "./scan.ts";
 import { sourceIdentity } from "./sources.ts";
 import { isStamps, stampRecorder, stampsHold, type Stamps } from "./stamps.ts";
+import type { SkillOverrides } from "./overrides.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
 const SUMMARY_VERSION = 9;
@@ -53,9 +54,9 @@ interface StoredSummary extends StartupSummary {
   stamps: Stamps;
 }
 
-function summaryPath(cacheDir: string, sources: readonly ComponentSource[], set: SourceSet | undefined, budget: number): string {
+function summaryPath(cacheDir: string, sources: readonly ComponentSource[], set: SourceSet | undefined, budget: number, overrides: SkillOverrides | undefined): string {
   // The index cache's version too: a change to how files are parsed must not be served from an older summary.
-  const key = JSON.stringify([SUMMARY_VERSION, CACHE_VERSION, budget, sources.map(sourceIdentity), set?.digest ?? ""]);
+  const key = JSON.stringify([SUMMARY_VERSION, CACHE_VERSION, budget, sources.map(sourceIdentity), set?.digest ?? "", overrides ?? {}]);
   return join(cacheDir, `summary-${Bun.hash(key).toString(36)}.json`);
 }
 
@@ -91,10 +92,10 @@ function isListing(value: unknown): value is AgentListingLines {
 }
 
 /** The summary of the last full load over `sources` then `set`, if no component file changed since. */
-export function cachedSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number): { summary?: StartupSummary } {
+export function cachedSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number, overrides?: SkillOverrides): { summary?: StartupSummary } {
   let stored: Partial<StoredSummary>;
   try {
-    stored = readAsciiJson(summaryPath(cacheDir, sources, set, budget)) as Partial<StoredSummary>;
+    stored = readAsciiJson(summaryPath(cacheDir, sources, set, budget, overrides)) as Partial<StoredSummary>;
   } catch {
     // No summary yet, or a damaged one: the caller loads in full and writes a new one.
     return {};
@@ -105,12 +106,12 @@ export function cachedSummary(sources: readonly ComponentSource[], set: SourceSe
 }
 
 /** Records the summary of a full load; a failed write only costs speed next time. */
-export async function saveSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number, summary: StartupSummary): Promise<void> {
+export async function saveSummary(sources: readonly ComponentSource[], set: SourceSet | undefined, cacheDir: string, budget: number, summary: StartupSummary, overrides?: SkillOverrides): Promise<void> {
   // Only a load whose files all reached the index cache is summarised: one that could not write
   // the cache (a read-only state dir) would parse them all again on the way to the registry anyway.
   const { scans, stamps } = scanWatched(sources, set);
   if (!allIndexed(scans, cacheDir)) return;
-  const path = summaryPath(cacheDir, sources, set, budget);
+  const path = summaryPath(cacheDir, sources, set, budget, overrides);
   try {
     mkdirSync(dirname(path), { recursive: true });
     // ASCII only (the rest escaped): read back as latin1, with no UTF-8 to decode on every start.

@@ -178,6 +178,8 @@ export interface Invocable extends SkillMeta, Placement {
   name: string;
   /** Frontmatter `name` when set, else `name`. */
   displayName: string;
+  /** Set by the user's `skillOverrides` (overrides.ts): how it is offered instead of as written. */
+  override?: "name-only" | "user-invocable-only" | "off";
 }
 
 export interface AgentDefinition extends AgentMeta, Omit<Placement, "dir"> {

@@ -14,6 +14,9 @@ import { enabledPluginsSchema, extraKnownMarketplacesSchema } from "./plugins.ts
 import { sandboxSchema } from "./sandbox.ts";
 
 export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh"] as const;
+/** `skillOverrides` values: how one of the user's skills or commands is offered (extensions/overrides.ts). */
+export const SKILL_OVERRIDE_MODES = ["on", "name-only", "user-invocable-only", "off"] as const;
+export type SkillOverrideMode = (typeof SKILL_OVERRIDE_MODES)[number];
 
 const statusLine = (z: ZodApi) =>
   z.looseObject({
@@ -68,6 +71,8 @@ const shape = {
   sandbox: () => sandboxSchema().optional(),
   /** `--agent` as a setting: the main conversation runs as this agent. */
   agent: (z: ZodApi) => z.string().optional(),
+  /** Per skill or command name: "on", "name-only", "user-invocable-only" or "off" (extensions/overrides.ts). */
+  skillOverrides: (z: ZodApi) => z.record(z.string(), z.enum(SKILL_OVERRIDE_MODES)).optional(),
 };
 
 type SettingsShape = { [Key in keyof typeof shape]: ReturnType<(typeof shape)[Key]> };
