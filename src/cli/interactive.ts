@@ -83,7 +83,8 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     prompt: theme.bold("> "),
     continuation: "  ",
     history,
-    complete: (buffer, cursor) => completeInput(buffer, cursor, [...commandNames(), ...(repl?.session.userInvocables() ?? [])], env.cwd),
+    complete: (buffer, cursor) =>
+      completeInput(buffer, cursor, [...commandNames(), ...(repl?.session.userInvocables() ?? [])], env.cwd, { respectGitignore: repl?.session.settings.settings.respectGitignore !== false }),
     footer,
     status: () => statusLine?.current() ?? [],
   });

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 
 import { extname, join, relative, resolve } from "node:path";
 import type { Completion } from "../ui/editor.ts";
 import { imageAttachment, pastedImagePaths, type PromptBlock } from "./prompt-images.ts";
+import { ignoredNames } from "./ignored-names.ts";
 
 const MAX_FILE_BYTES = 256 * 1024;
 const MAX_LISTING = 200;
@@ -193,7 +194,12 @@ export interface CommandEntry {
   argumentHint?: string;
 }
 
-export function completeInput(buffer: string, cursor: number, commands: readonly (string | CommandEntry)[], cwd: string): Completion | undefined {
+export interface CompletionOptions {
+  /** Settings `respectGitignore` (default true): the `@` picker leaves out what git ignores. */
+  respectGitignore?: boolean;
+}
+
+export function completeInput(buffer: string, cursor: number, commands: readonly (string | CommandEntry)[], cwd: string, options: CompletionOptions = {}): Completion | undefined {
   const before = buffer.slice(0, cursor);
   const start = Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n")) + 1;
   const word = before.slice(start);
@@ -212,8 +218,10 @@ export function completeInput(buffer: string, cursor: number, commands: readonly
   const dir = resolve(cwd, dirPart === "" ? "." : dirPart);
   let names: string[];
   try {
-    names = readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.name.startsWith(namePart) && (namePart.startsWith(".") || !entry.name.startsWith(".")))
+    const entries = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.name.startsWith(namePart) && (namePart.startsWith(".") || !entry.name.startsWith(".")));
+    const ignored = options.respectGitignore === false ? new Set<string>() : ignoredNames(dir, entries.map((entry) => entry.name));
+    names = entries
+      .filter((entry) => !ignored.has(entry.name))
       .map((entry) => `@${dirPart}${entry.name}${entry.isDirectory() ? "/" : ""}`)
       .sort()
       .slice(0, 50);

@@ -72,6 +72,8 @@ const shape = {
   /** `--agent` as a setting: the main conversation runs as this agent. */
   agent: (z: ZodApi) => z.string().optional(),
   /** Per skill or command name: "on", "name-only", "user-invocable-only" or "off" (extensions/overrides.ts). */
+  /** The `@` file picker leaves out what git ignores (default true). */
+  respectGitignore: (z: ZodApi) => z.boolean().optional(),
   skillOverrides: (z: ZodApi) => z.record(z.string(), z.enum(SKILL_OVERRIDE_MODES)).optional(),
 };
 

@@ -78,6 +78,33 @@ describe("completion", () => {
     expect(completeInput("read @src/ma", 12, commandNames(), dir)?.candidates).toEqual(["@src/main.ts "]);
     expect(completeInput("not /a command", 6, commandNames(), dir)).toBeUndefined();
   });
+
+  test("@ leaves out what git ignores (respectGitignore), nested .gitignore files included; false, or no repository, shows everything", () => {
+    const dir = tempDirectory("clew-complete-git-");
+    mkdirSync(join(dir, "src"));
+    mkdirSync(join(dir, "dist"));
+    writeFileSync(join(dir, ".gitignore"), "dist/\n*.log\n");
+    writeFileSync(join(dir, "debug.log"), "");
+    writeFileSync(join(dir, "deploy.md"), "");
+    writeFileSync(join(dir, "src", ".gitignore"), "generated.ts\n");
+    writeFileSync(join(dir, "src", "generated.ts"), "");
+    writeFileSync(join(dir, "src", "good.ts"), "");
+    const plain = tempDirectory("clew-complete-plain-");
+    writeFileSync(join(plain, "debug.log"), "");
+    writeFileSync(join(plain, "deploy.md"), "");
+    expect(Bun.spawnSync(["git", "init", "-q", dir]).exitCode).toBe(0);
+    expect({
+      top: completeInput("@d", 2, [], dir)?.candidates,
+      nested: completeInput("@src/g", 6, [], dir)?.candidates,
+      off: completeInput("@d", 2, [], dir, { respectGitignore: false })?.candidates,
+      noRepository: completeInput("@d", 2, [], plain)?.candidates,
+    }).toEqual({
+      top: ["@deploy.md "],
+      nested: ["@src/good.ts "],
+      off: ["@debug.log", "@deploy.md", "@dist/"],
+      noRepository: ["@debug.log", "@deploy.md"],
+    });
+  });
 });
 
 describe("history", () => {
