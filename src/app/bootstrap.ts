@@ -13,6 +13,7 @@ import { modelAllowed } from "../model/allowlist.ts";
 import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.ts";
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
+import { subprocessEnv } from "../util/subprocess-env.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir } from "../settings/paths.ts";
@@ -202,7 +203,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const limits = toolLimits(env);
   const spillDir = options.persist ? join(stateDir, sessionId, "tool-results") : undefined;
   // Mutable: variables SessionStart hooks export (CLAUDE_ENV_FILE) reach later Bash calls.
-  const childEnv: Record<string, string> = { ...env.childEnv, CLAUDECODE: "1", CLEW: "1", ...(options.bare ? { CLAUDE_CODE_SIMPLE: "1" } : {}) };
+  const childEnv: Record<string, string> = { ...subprocessEnv(env.childEnv, env.subprocessEnvScrub), CLAUDECODE: "1", CLEW: "1", ...(options.bare ? { CLAUDE_CODE_SIMPLE: "1" } : {}) };
   // Enabled plugins' bin/ folders come first on the Bash tool's PATH, while they are enabled.
   if (plugins && plugins.binDirs.length > 0) childEnv.PATH = [...plugins.binDirs, childEnv.PATH ?? ""].filter(Boolean).join(":");
   const toolSession: ToolSession = {

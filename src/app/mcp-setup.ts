@@ -10,6 +10,7 @@ import type { DeferredServerName, DeferredServers, McpServerEntry, McpServerStat
 import { toolVisibility, type RuleSet } from "../permissions/rules.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
+import { subprocessEnv } from "../util/subprocess-env.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { McpManager } from "../mcp/runtime/manager.ts";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -120,7 +121,7 @@ export async function startSessionMcp(input: McpStartInput): Promise<McpOutcome>
     servers,
     projectDir: env.cwd,
     roots: [env.cwd, ...input.loaded.settings.permissions.additionalDirectories],
-    env: env.childEnv,
+    env: subprocessEnv(env.childEnv, env.subprocessEnvScrub),
     connectTimeoutMs: env.mcpTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     toolTimeoutMs: env.mcpToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     maxOutputTokens: env.maxMcpOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,

@@ -148,7 +148,7 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
         subtype: "error_max_budget_usd",
         is_error: true,
         errors: [`Reached maximum budget ($${context.maxBudgetUsd ?? cost})`],
-        terminal_reason: "max_budget",
+        terminal_reason: "budget_exhausted",
       };
   }
 }

@@ -29,6 +29,8 @@ export interface CliOptions {
   appendSubagentSystemPrompt: string | undefined;
   /** `--exclude-dynamic-system-prompt-sections`: the environment and instruction files go in the first user message. */
   excludeDynamicSections: boolean;
+  /** `--permission-mode auto` was asked for: the session starts in default (said on stderr). */
+  autoModeUnavailable: boolean;
   /** `--prompt-suggestions`: accepted; clew makes no suggestions (said on stderr). */
   promptSuggestions: boolean;
   /** `--bare`: only what the command line names is loaded (app/bare-mode.ts). */
@@ -85,7 +87,8 @@ export interface CliOptions {
   help: boolean;
 }
 
-const SUBCOMMANDS = new Set(["config", "doctor", "update", "plugin", "plugins", "mcp", "install"]);
+// Claude Code subcommands clew has not got (install, agents, purge) are refused by name rather than sent as a prompt.
+const SUBCOMMANDS = new Set(["config", "doctor", "update", "plugin", "plugins", "mcp", "install", "agents", "purge"]);
 
 const UNSUPPORTED = new Set([
   "--bg", "--cloud", "--remote-control", "--teleport", "--from-pr", "--tmux", "--channels", "--restricted",
@@ -147,8 +150,11 @@ const VALUE_FLAGS: Record<string, Setter> = {
   "--system-prompt-file": (o, v) => (o.systemPromptFile = v),
   "--append-system-prompt": (o, v) => (o.appendSystemPrompt = v),
   "--append-system-prompt-file": (o, v) => (o.appendSystemPromptFile = v),
-  "--permission-mode": (o, v) =>
-    (o.permissionMode = v === "manual" ? "default" : choice("--permission-mode <mode>", v, PERMISSION_MODES)),
+  // Claude Code starts in default when auto mode is unavailable (settings-permissions §4.1); clew has no auto mode.
+  "--permission-mode": (o, v) => {
+    o.autoModeUnavailable = v === "auto";
+    o.permissionMode = v === "manual" || v === "auto" ? "default" : choice("--permission-mode <mode>", v, PERMISSION_MODES);
+  },
   "--session-id": (o, v) => (o.sessionId = v),
   "-n": (o, v) => (o.name = v),
   "--name": (o, v) => (o.name = v),
@@ -248,7 +254,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, worktree: undefined, maxWallTimeMs: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, autoModeUnavailable: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, worktree: undefined, maxWallTimeMs: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

@@ -43,7 +43,7 @@ async function runConfig(argv: readonly string[]): Promise<number> {
   return await runConfigCommand(argv, readEnvironment(), { writeOut, writeErr });
 }
 
-const NOT_SESSIONS = new Set(["config", "doctor", "trust", "mcp", "plugin", "plugins", "update", "upgrade"]);
+const NOT_SESSIONS = new Set(["config", "doctor", "trust", "mcp", "plugin", "plugins", "update", "upgrade", "auth", "setup-token"]);
 
 /**
  * After a self-update, a version that crashed before its first request is replaced by the one
@@ -87,6 +87,10 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       const { runDoctorCommand } = await import("./doctor-command.ts");
       return await runDoctorCommand(readEnvironment(), version, { writeOut, writeErr });
     }
+    if (argv[0] === "auth" || argv[0] === "setup-token") {
+      const { runAuthCommand, setupTokenRefusal } = await import("./auth-command.ts");
+      return argv[0] === "auth" ? await runAuthCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr }) : setupTokenRefusal({ writeOut, writeErr });
+    }
     if (argv[0] === "trust") {
       const { runTrustCommand } = await import("./trust-command.ts");
       return await runTrustCommand(argv.slice(1), readEnvironment(), { writeOut, writeErr });
@@ -112,6 +116,7 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       writeOut(help);
       return 0;
     }
+    if (options.autoModeUnavailable) writeErr("clew: auto mode is not available in clew; starting in default mode (actions that need approval ask, or are denied in -p).\n");
     if (options.command === "config") return await runConfig(argv);
     if (options.command) {
       writeErr(`clew: '${options.command}' is not available in this build yet.\n`);

@@ -106,8 +106,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
         }, Math.max(0, options.maxWallTimeMs - (performance.now() - started)));
 
   const info = session.info;
-  // `verbose: true` in settings turns json output into the message array too, as in Claude Code.
-  const verboseJson = options.outputFormat === "json" && (options.verbose || session.settings.settings.verbose === true);
+  // `verbose: true` (or `viewMode: "verbose"`) in settings turns json output into the message array too, as in Claude Code.
+  const verboseJson = options.outputFormat === "json" && (options.verbose || session.settings.settings.verbose === true || session.settings.settings.viewMode === "verbose");
   const collected: Frame[] = [];
   const emitFrame = (frame: Frame) => {
     if (options.outputFormat === "stream-json") io.write(`${JSON.stringify(frame)}\n`);

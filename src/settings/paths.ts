@@ -16,6 +16,8 @@ export interface Environment {
   promptCaching: { off: boolean; offFamilies: readonly string[]; oneHour: boolean };
   /** CLAUDE_CODE_DISABLE_AUTO_MEMORY: no auto memory, whatever `autoMemoryEnabled` says. */
   disableAutoMemory: boolean;
+  /** CLAUDE_CODE_SUBPROCESS_ENV_SCRUB: Bash, hooks and stdio MCP servers get no credentials (util/subprocess-env.ts). */
+  subprocessEnvScrub: boolean;
   /** CLAUDE_CODE_SKIP_PROMPT_HISTORY: no transcripts and no prompt history (as --no-session-persistence). */
   skipPromptHistory: boolean;
   /** SLASH_COMMAND_TOOL_CHAR_BUDGET: the skill listing's budget in characters, instead of ~1% of the window. */
@@ -163,6 +165,7 @@ export function readEnvironment(
       offFamilies: ["opus", "sonnet", "haiku", "fable"].filter((family) => truthy(env[`DISABLE_PROMPT_CACHING_${family.toUpperCase()}`])),
       oneHour: truthy(env.ENABLE_PROMPT_CACHING_1H) && !truthy(env.FORCE_PROMPT_CACHING_5M),
     },
+    subprocessEnvScrub: truthy(env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB),
     disableAutoMemory: truthy(env.CLAUDE_CODE_DISABLE_AUTO_MEMORY),
     skipPromptHistory: truthy(env.CLAUDE_CODE_SKIP_PROMPT_HISTORY),
     skillListingBudgetChars: intFrom(env.SLASH_COMMAND_TOOL_CHAR_BUDGET),

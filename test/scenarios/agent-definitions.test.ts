@@ -124,8 +124,10 @@ describe("agent definitions", () => {
     const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Agent", { description: "x", prompt: "x" }), router, router] }));
     const run = await runClew(["-p", "go", "--output-format", "json", "--max-budget-usd", "1"], { cwd: dir, baseURL: fake.url, configDir: tempDirectory("clew-config-") });
     expect(run.code).toBe(1);
-    const result = JSON.parse(run.stdout) as { subtype: string; total_cost_usd: number; errors: string[] };
+    const result = JSON.parse(run.stdout) as { subtype: string; total_cost_usd: number; errors: string[]; terminal_reason: string };
     expect(result.subtype).toBe("error_max_budget_usd");
+    // Claude Code's machine-readable end cause for a spent budget.
+    expect(result.terminal_reason).toBe("budget_exhausted");
     expect(result.total_cost_usd).toBeGreaterThan(1);
     expect(fake.requests.length).toBe(2);
   }, 60_000);

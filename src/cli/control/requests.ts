@@ -42,7 +42,8 @@ const NOT_SUPPORTED: Record<string, string> = {
 };
 
 function setPermissionMode(request: ControlRequestBody, context: ControlContext): ControlAnswer {
-  const raw = request.mode === "manual" ? "default" : request.mode;
+  // No auto mode in clew: Claude Code falls back to default when auto is unavailable.
+  const raw = request.mode === "manual" || request.mode === "auto" ? "default" : request.mode;
   if (typeof raw !== "string" || !(PERMISSION_MODES as readonly string[]).includes(raw)) {
     return fail(`set_permission_mode: mode ${JSON.stringify(request.mode)} is not one of ${PERMISSION_MODES.join(", ")}`);
   }
