@@ -343,7 +343,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
         { cwd: env.cwd, ...facts, model },
-        { replace: options.systemPrompt ?? mainAgent?.prompt, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: noSkills ? undefined : extensions.catalogue, excludeDynamic: options.excludeDynamicSections },
+        { replace: options.systemPrompt ?? mainAgent?.prompt, language: settings.language, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: noSkills ? undefined : extensions.catalogue, excludeDynamic: options.excludeDynamicSections },
       ),
       tools: toolSet.apiTools,
     },

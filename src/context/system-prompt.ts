@@ -21,6 +21,8 @@ export interface SystemPromptOptions {
   append?: string;
   /** Rendered instruction files (AGENTS.md, CLAUDE.md, rules, auto memory). */
   instructions?: string;
+  /** Settings `language`: the language the model answers the user in. */
+  language?: string;
   /** One-line catalogues (skills, agents) filled by later features. */
   catalogues?: string;
   /**
@@ -50,12 +52,18 @@ export function buildSystem(facts: EnvironmentFacts, options: SystemPromptOption
   const base = (options.replace ?? basePrompt).trim();
   const blocks: TextBlockParam[] = [{ type: "text", text: base, cache_control: { type: "ephemeral" } }];
   if (!options.excludeDynamic) blocks.push({ type: "text", text: environmentBlock(facts) });
-  for (const extra of [options.append, options.excludeDynamic ? undefined : options.instructions, options.catalogues]) {
+  const language = options.language?.trim() ? languageBlock(options.language.trim()) : undefined;
+  for (const extra of [language, options.append, options.excludeDynamic ? undefined : options.instructions, options.catalogues]) {
     if (extra && extra.trim() !== "") blocks.push({ type: "text", text: extra.trim() });
   }
   const last = blocks[blocks.length - 1] as TextBlockParam;
   blocks[blocks.length - 1] = { ...last, cache_control: { type: "ephemeral" } };
   return blocks;
+}
+
+/** After the shared first block, so a language setting never costs the prompt cache shared by every session. */
+function languageBlock(language: string): string {
+  return `# Language\nAlways respond to the user in ${language}. Code, identifiers, commands and file paths stay as they are.`;
 }
 
 /** What `excludeDynamic` leaves out of the system prompt, for the conversation's first user message. */

@@ -151,7 +151,8 @@ export function readEnvironment(
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value;
   const aliasOverrides: Record<string, string> = {};
   for (const alias of ["opus", "sonnet", "haiku", "fable"]) {
-    const pinned = nonEmpty(env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]);
+    // ANTHROPIC_SMALL_FAST_MODEL: the older name of the haiku pin, still in gateway setups.
+    const pinned = nonEmpty(env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]) ?? (alias === "haiku" ? nonEmpty(env.ANTHROPIC_SMALL_FAST_MODEL) : undefined);
     if (pinned) aliasOverrides[alias] = pinned;
   }
   const defaultModel = nonEmpty(env.ANTHROPIC_DEFAULT_MODEL);

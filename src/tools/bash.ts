@@ -70,7 +70,9 @@ export const bashTool = defineTool({
     } catch (error) {
       throw new ToolError(`Could not run the command: ${errorMessage(error)}`);
     }
-    if (result.finalCwd !== undefined) session.cwd = result.finalCwd;
+    // CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR: a `cd` lasts for its own command only.
+    const keepProjectDir = ["1", "true", "yes", "on"].includes((session.env.CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR ?? "").toLowerCase());
+    if (result.finalCwd !== undefined) session.cwd = keepProjectDir ? session.projectDir : result.finalCwd;
 
     const data: BashData = {
       stdout: result.stdout,

@@ -1,0 +1,54 @@
+// Claude Code settings and variables users carry over, against the compiled binary: `language`
+// (the model is told the language, after the shared first system block), ANTHROPIC_SMALL_FAST_MODEL
+// (the older name of the haiku pin) and CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR (a `cd` lasts for
+// its own command only).
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { reply, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { runClew, tempDirectory } from "../helpers/clew-process.ts";
+import { requestAt } from "../helpers/scenario.ts";
+import { writeWorkspace } from "./workspaces.ts";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function run(files: Record<string, string>, args: string[], script: ScriptStep[], env: Record<string, string> = {}) {
+  const fake = (server = await startFakeAnthropic({ script, rejectInvalid: true }));
+  const cwd = writeWorkspace(files);
+  const result = await runClew(["-p", "go", ...args], { cwd, configDir: tempDirectory("clew-config-"), baseURL: fake.url, env });
+  await fake.close();
+  server = undefined;
+  return { fake, result, cwd };
+}
+
+type SystemBlock = { text: string };
+
+describe("settings and variables from Claude Code", () => {
+  test("language: the model is told to answer in it, in a block after the shared first one (which stays byte-identical)", async () => {
+    const french = await run({ ".claude/settings.local.json": JSON.stringify({ language: "French" }) }, [], [reply().text("Bonjour")]);
+    const plain = await run({ "a.txt": "a\n" }, [], [reply().text("Hello")]);
+    const frenchSystem = requestAt(french.fake, 0).body.system as SystemBlock[];
+    const plainSystem = requestAt(plain.fake, 0).body.system as SystemBlock[];
+    expect(frenchSystem[0]).toEqual(plainSystem[0]);
+    expect(frenchSystem.map((block) => block.text).join("\n")).toContain("Always respond to the user in French.");
+    expect(plainSystem.map((block) => block.text).join("\n")).not.toContain("Always respond to the user in");
+  });
+
+  test("ANTHROPIC_SMALL_FAST_MODEL pins haiku when ANTHROPIC_DEFAULT_HAIKU_MODEL is not set; the newer name wins", async () => {
+    const old = await run({ "a.txt": "a\n" }, ["--model", "haiku"], [reply().text("ok")], { ANTHROPIC_SMALL_FAST_MODEL: "claude-old-fast" });
+    const both = await run({ "a.txt": "a\n" }, ["--model", "haiku"], [reply().text("ok")], { ANTHROPIC_SMALL_FAST_MODEL: "claude-old-fast", ANTHROPIC_DEFAULT_HAIKU_MODEL: "claude-new-fast" });
+    expect([requestAt(old.fake, 0).body.model, requestAt(both.fake, 0).body.model]).toEqual(["claude-old-fast", "claude-new-fast"]);
+  });
+
+  test("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR: the next command starts in the project again; without it the cd carries over", async () => {
+    const script = () => [reply().toolUse("Bash", { command: "cd sub && pwd" }), reply().toolUse("Bash", { command: "pwd" }), reply().text("done")];
+    const files = { "sub/.keep": "" };
+    const kept = await run(files, ["--permission-mode", "bypassPermissions"], script(), { CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR: "1" });
+    const carried = await run(files, ["--permission-mode", "bypassPermissions"], script());
+    expect(toolResults(requestAt(kept.fake, 2))[0]?.text.trim()).toBe(kept.cwd);
+    expect(toolResults(requestAt(carried.fake, 2))[0]?.text.trim()).toBe(join(carried.cwd, "sub"));
+  });
+});
