@@ -13,6 +13,7 @@ import { buildResult, textResult } from "../app/result.ts";
 import { sessionFlags } from "./session-flags.ts";
 import { STDIN_LIMIT, stdinTooLarge } from "./stdio.ts";
 import { framesFor, initFrame, type Frame } from "./stream-json.ts";
+import { unknownCommandError } from "./unknown-command.ts";
 
 export interface PrintIO {
   write(text: string): void;
@@ -55,6 +56,15 @@ async function compactNow(session: Session, instructions: string | undefined, em
   return { ...base, reason: "api_error", error: { message: result.reason ?? "Compaction failed.", status: null, category: "unknown" } };
 }
 
+/** `Bash(git push)`, `Read(/etc/passwd)`: what was denied, short enough for one stderr line. */
+function deniedCall(name: string, input: unknown): string {
+  const fields = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  const subject = [fields.command, fields.file_path, fields.notebook_path, fields.path, fields.url, fields.pattern].find((value) => typeof value === "string");
+  if (typeof subject !== "string") return name;
+  const line = subject.replace(/\s+/g, " ").trim();
+  return `${name}(${line.length > 80 ? `${line.slice(0, 79)}…` : line})`;
+}
+
 export async function runPrint(options: CliOptions, env: Environment, version: string, io: PrintIO): Promise<number> {
   if (options.resume === true) {
     throw new FatalError("usage", "error: --resume needs a session ID with --print.", "Pass the ID (clew -p -r <id> …), use -c for the latest session, or run clew -r without -p to pick one.");
@@ -87,6 +97,12 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     waitForBackground: true,
     report: (line) => io.writeError(`${line}\n`),
   });
+  // A mistyped `/command` fails here, before any request; --disable-slash-commands sends slash text as typed.
+  const unknownCommand = options.disableSlashCommands ? undefined : await unknownCommandError(prompt, session);
+  if (unknownCommand) {
+    await session.close();
+    throw unknownCommand;
+  }
 
   const controller = new AbortController();
   let signalExit: number | undefined;
@@ -122,6 +138,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
       io.writeError(`clew: API ${event.status ?? event.category} — retrying in ${Math.round(event.delayMs / 100) / 10}s (attempt ${event.attempt}/${event.maxRetries})\n`);
     }
     if (event.type === "notice") io.writeError(`clew: ${event.message}\n`);
+    // A denial would otherwise be silent in text mode: the run "succeeds" having done less.
+    if (event.type === "permission_denied" && options.outputFormat === "text") io.writeError(`clew: denied ${deniedCall(event.name, event.input)}: ${event.reason.split("\n")[0]}\n`);
     if (!streamText) return;
     if (event.type === "text_delta") {
       io.write(event.text);

@@ -57,6 +57,14 @@ describe("session flags and settings", () => {
     expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(["Bash"]);
   });
 
+  test("text mode names each denied call on stderr (one line, the reason's first line); stdout keeps the answer, exit 0", async () => {
+    const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Bash", { command: "git push origin main" }), reply().text("could not push")] }));
+    const cwd = writeWorkspace({ "a.txt": "a\n" });
+    const run = await runClew(["-p", "push it"], { cwd, configDir: tempDirectory("clew-config-"), baseURL: fake.url });
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "could not push\n" });
+    expect(run.stderr).toMatch(/^clew: denied Bash\(git push origin main\): \S.*$/m);
+  });
+
   test('viewMode "verbose" in settings makes --output-format json the message array, result last', async () => {
     const fake = (server = await startFakeAnthropic({ script: [reply().text("done")] }));
     const cwd = writeWorkspace({ ".claude/settings.local.json": JSON.stringify({ viewMode: "verbose" }) });
