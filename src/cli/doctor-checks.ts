@@ -25,7 +25,8 @@ export interface DoctorFacts {
   /** Installation and self-update state. */
   update?: string[];
   /** Whether the API endpoint answered (absent: not tested). */
-  api?: Check;
+  /** Whether the endpoint answers, and what it said of the credential (apiReachability). */
+  api?: Check[];
   /** The Bash sandbox (app/sandbox-status.ts `sandboxCheck`; absent: not checked). */
   sandbox?: Check;
   /** Whether the endpoint offers WebSearch's server tool (doctor-web.ts; absent: not checked). */
@@ -59,7 +60,7 @@ export function doctorChecks(facts: DoctorFacts): Check[] {
     },
     { ok: credentials !== "", label: "API credentials", detail: credentials || "none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN" },
     { ok: true, label: "Base URL", detail: env.baseURL ?? "https://api.anthropic.com (default)" },
-    ...(facts.api ? [facts.api] : []),
+    ...(facts.api ?? []),
     ...(facts.web ? [facts.web] : []),
     { ok: rg !== null, label: "ripgrep", detail: rg ?? "not found: Grep and Glob use the slower built-in search (install ripgrep)" },
     { ok: "n/a", label: "tmux", detail: "not needed (clew's UI is line-oriented)" },
@@ -90,19 +91,49 @@ export function renderDoctor(checks: readonly Check[], marks: Marks): string[] {
  * Whether the endpoint answers at all (any HTTP status counts: a 401 still proves the network path);
  * a DNS, TLS or connection failure names the host. Bounded, so doctor never hangs on a network.
  */
-export async function apiReachability(env: Environment, timeoutMs = 5_000): Promise<Check> {
+/**
+ * Whether the endpoint answers (any HTTP status proves the network path) and, when the session's
+ * own credential was sent, whether it was taken: a free token count, so a rejected key is found
+ * before a headless job fails on it. An apiKeyHelper is not run here (it is reported as set).
+ */
+export async function apiReachability(env: Environment, model: string, timeoutMs = 5_000): Promise<Check[]> {
   const base = env.baseURL ?? "https://api.anthropic.com";
   let host = base;
   try {
     host = new URL(base).host;
   } catch {
-    return { ok: false, label: "API connectivity", detail: `ANTHROPIC_BASE_URL "${base}" is not a URL` };
+    return [{ ok: false, label: "API connectivity", detail: `ANTHROPIC_BASE_URL "${base}" is not a URL` }];
   }
+  const credential: Record<string, string> | undefined = env.authToken ? { authorization: `Bearer ${env.authToken}` } : env.apiKey ? { "x-api-key": env.apiKey } : undefined;
+  let response: Response;
   try {
-    const response = await fetch(new URL("/v1/models", base), { method: "GET", signal: AbortSignal.timeout(timeoutMs), headers: env.apiKey ? { "x-api-key": env.apiKey, "anthropic-version": "2023-06-01" } : {} });
-    return { ok: true, label: "API connectivity", detail: `${host} answered (HTTP ${response.status})` };
+    response = await fetch(new URL("/v1/messages/count_tokens", base), {
+      method: "POST",
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { ...env.customHeaders, ...credential, "anthropic-version": "2023-06-01", "content-type": "application/json" },
+      body: JSON.stringify({ model, messages: [{ role: "user", content: "ping" }] }),
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, label: "API connectivity", detail: `${host} could not be reached (${reason}); check the network, a proxy (HTTPS_PROXY) or ANTHROPIC_BASE_URL` };
+    return [{ ok: false, label: "API connectivity", detail: `${host} could not be reached (${reason}); check the network, a proxy (HTTPS_PROXY) or ANTHROPIC_BASE_URL` }];
+  }
+  const reached: Check = { ok: true, label: "API connectivity", detail: `${host} answered (HTTP ${response.status})` };
+  if (!credential) return [reached];
+  const which = env.authToken ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY";
+  if (response.ok) return [reached, { ok: true, label: "API credentials accepted", detail: `${host} took ${which}` }];
+  if (response.status === 401 || response.status === 403) {
+    const said = await errorMessageOf(response);
+    return [reached, { ok: false, label: "API credentials accepted", detail: `${host} refused ${which} (HTTP ${response.status}${said ? `: ${said}` : ""}); check the key, or whether this endpoint wants ANTHROPIC_AUTH_TOKEN instead` }];
+  }
+  // Another status (a gateway without token counting, a rate limit) says nothing about the key.
+  return [reached];
+}
+
+async function errorMessageOf(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown } };
+    return typeof body.error?.message === "string" ? body.error.message.slice(0, 200) : "";
+  } catch {
+    return "";
   }
 }

@@ -26,7 +26,7 @@ export async function runDoctorCommand(processEnv: Environment, version: string,
     mcp: await mcpLines(env, loaded),
     update: await updateLines(env, loaded.settings, version),
     sandbox: sandboxCheck(sandboxStatus({ settings: loaded, cwd: env.cwd, homeDir: env.homeDir, configDir: env.configDir, path: env.childEnv.PATH ?? "" })),
-    ...(env.nonessentialTrafficDisabled ? {} : { api: await apiReachability(env) }),
+    ...(env.nonessentialTrafficDisabled ? {} : { api: await apiReachability(env, sideModelId(env)) }),
     web: await webSearchCheck({ env, rules: loaded.rules, model: sideModelId(env) }),
   });
   const plain = (text: string) => text;

@@ -1,7 +1,7 @@
 // `clew doctor` on web search against the compiled binary: an endpoint that refuses the API's
 // server-side web_search tool (a gateway or local model behind ANTHROPIC_BASE_URL) is named with
 // its own message and the fix, and the check fails; with WebSearch denied by a bare rule, the check
-// says the tool is off and asks the endpoint nothing.
+// says the tool is off and sends no probe for it.
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,12 +23,13 @@ describe("clew doctor: web search", () => {
     expect(run.stdout).toContain(`✗ Web search: ${host} refuses the server-side web_search tool (HTTP 400): tools.0: Input tag 'web_search_20250305' found using 'type' does not match any of the expected tags: 'bash_20250124', 'custom', 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'`);
     expect(run.stdout).toContain('To fix: use an endpoint that offers it, or add "WebSearch" to permissions.deny in your settings to stop offering the tool.');
     expect(run.code).toBe(1);
-    const probe = server.requests.find((request) => request.endpoint === "count_tokens");
+    // The credentials check sends a token count of its own, with no tools.
+    const probe = server.requests.find((request) => request.endpoint === "count_tokens" && request.body.tools !== undefined);
     expect(probe?.body.tools).toEqual([{ type: "web_search_20250305", name: "web_search", max_uses: 8 }]);
     expect(probe?.body.model).toBe("claude-haiku-5-5");
   });
 
-  test("with WebSearch denied by a bare rule, the tool is reported off and no token count is sent", async () => {
+  test("with WebSearch denied by a bare rule, the tool is reported off and no web search probe is sent", async () => {
     server = await startFakeAnthropic({ rejectServerTools: true });
     const dir = writeWorkspace({});
     mkdirSync(join(dir, ".clew"));
@@ -36,6 +37,6 @@ describe("clew doctor: web search", () => {
     writeFileSync(settings, JSON.stringify({ permissions: { deny: ["WebSearch"] } }));
     const run = await runClew(["doctor"], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-") });
     expect(run.stdout).toContain(`– Web search: off: the deny rule WebSearch in ${settings} removes WebSearch from the tools offered`);
-    expect(server.requests.filter((request) => request.endpoint === "count_tokens")).toEqual([]);
+    expect(server.requests.filter((request) => request.endpoint === "count_tokens" && request.body.tools !== undefined)).toEqual([]);
   });
 });

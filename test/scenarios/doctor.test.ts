@@ -57,4 +57,30 @@ describe("clew doctor", () => {
     expect(down.stdout).toContain("✗ API connectivity: 127.0.0.1:9 could not be reached (");
     expect(down.code).toBe(1);
   });
+
+  test("API credentials: a key the endpoint takes passes; one it refuses (401) fails doctor with the endpoint's words; another status gives no verdict", async () => {
+    const refusing = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) =>
+        new URL(request.url).pathname === "/v1/messages/count_tokens" && request.headers.get("x-api-key") === "sk-good"
+          ? Response.json({ input_tokens: 3 })
+          : Response.json({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }, { status: 401 }),
+    });
+    const missing = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("not here", { status: 404 }) });
+    try {
+      const options = (port: number, key: string) => ({ cwd: writeWorkspace({}), configDir: tempDirectory("clew-config-"), env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: key } });
+      const good = await runClew(["doctor"], options(refusing.port, "sk-good"));
+      expect(good.stdout).toContain(`✓ API credentials accepted: 127.0.0.1:${refusing.port} took ANTHROPIC_API_KEY`);
+      const bad = await runClew(["doctor"], options(refusing.port, "sk-wrong"));
+      expect(bad.stdout).toContain(`✗ API credentials accepted: 127.0.0.1:${refusing.port} refused ANTHROPIC_API_KEY (HTTP 401: invalid x-api-key)`);
+      expect(bad.code).toBe(1);
+      const unknown = await runClew(["doctor"], options(missing.port, "sk-any"));
+      expect(unknown.stdout).toContain(`✓ API connectivity: 127.0.0.1:${missing.port} answered (HTTP 404)`);
+      expect(unknown.stdout).not.toContain("API credentials accepted");
+    } finally {
+      refusing.stop(true);
+      missing.stop(true);
+    }
+  });
 });
