@@ -85,7 +85,7 @@ async function measureStartup(layout: Layout): Promise<void> {
     const { loadExtensions, skillCatalogue } = await import("../../src/extensions/index.ts");
     const registry = await loadExtensions({ sources: [...own, ...plugins.list()], cacheDir: layout.cacheDir });
     const invocable = registry.invocables.filter((item) => item.modelInvocable);
-    await saveSummary(own, plugins, layout.cacheDir, 8000, { catalogue: skillCatalogue(invocable, { budgetChars: 8000 }), modelInvocable: invocable.length, withHooks: false, errors: [], agents: [] });
+    await saveSummary(own, plugins, layout.cacheDir, 8000, { catalogue: skillCatalogue(invocable, { budgetChars: 8000 }), modelInvocable: invocable.length, withHooks: false, errors: [], agents: [], names: { commands: [], skills: [] } });
   }
   console.log(JSON.stringify({ ms: summarised - started, phases: { import: imported - started, summary: summarised - imported }, skills: summary?.modelInvocable ?? 0, commands: 0, discovered: 0 }));
 }

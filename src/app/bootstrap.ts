@@ -14,6 +14,7 @@ import { DEFAULT_MODEL_ALIAS, modelInfo, resolveModelId } from "../model/models.
 import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
 import { subprocessEnv } from "../util/subprocess-env.ts";
+import { sweepAfter } from "./session-retention.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir } from "../settings/paths.ts";
@@ -409,6 +410,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       return (pluginList ??= plugins?.ids.map((plugin) => ({ name: plugin.name, path: plugin.path })) ?? []);
     },
     agents: executor.tool("Agent") ? helperTypeNames(extensions.agents, helperTypes) : [],
+    commands: noSkills ? [] : extensions.names.commands,
+    skills: noSkills ? [] : extensions.names.skills,
     permissionMode: permissions.state.mode,
     transcriptPath: writer ? path : undefined,
     apiKeySource: credentials.source,
@@ -416,9 +419,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     version: options.version,
     instructionFiles: instructions.files,
   };
+  // cleanupPeriodDays: expired sessions go once the first request is out; close() waits for the sweep.
+  const housekeeping = options.persist && !minimal ? sweepAfter(firstRequest.out, { configDir: env.configDir, loaded, sessionId, now }) : undefined;
   return telemetry.closing(new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, newTurn: () => baseStream.newTurn(), aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, checkpoints: sessionCheckpoints({ enabled: settings.fileCheckpointingEnabled !== false, projectDir: env.cwd, stateDir, sessionId, path: env.childEnv.PATH ?? "", keep: settings.checkpointsPerSession, workingDirs: () => permissions.context().workingDirs, report: options.report }), ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, ...(housekeeping ? { housekeeping } : {}), newTurn: () => baseStream.newTurn(), aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, checkpoints: sessionCheckpoints({ enabled: settings.fileCheckpointingEnabled !== false, projectDir: env.cwd, stateDir, sessionId, path: env.childEnv.PATH ?? "", keep: settings.checkpointsPerSession, workingDirs: () => permissions.context().workingDirs, report: options.report }), ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

@@ -50,6 +50,8 @@ export interface SessionExtensions {
   errors: readonly ExtensionProblem[];
   /** Agent definitions (files and `--agents`), for the Agent tool's list: one per name, in its order, descriptions on one line. */
   agents: readonly AgentListing[];
+  /** What the user may type as `/name`, and the skills' names (stream-json `system/init`). */
+  names: { readonly commands: readonly string[]; readonly skills: readonly string[] };
 }
 
 export interface ExtensionsInput {
@@ -105,6 +107,10 @@ async function fullLoad(sources: readonly ComponentSource[], input: ExtensionsIn
       errors: registry.problems.filter((problem) => problem.severity === "error"),
       agents,
       agentLines: agentListingLines(agents),
+      names: {
+        commands: registry.invocables.filter((item) => item.userInvocable).map((item) => item.name),
+        skills: registry.invocables.filter((item) => item.kind === "skill" && (item.userInvocable || item.modelInvocable)).map((item) => item.name),
+      },
     },
   };
 }
@@ -125,7 +131,7 @@ export async function loadSessionExtensions(input: ExtensionsInput): Promise<Ses
   });
   const plugins = input.pluginSources;
   // Most sessions have no extension folder at all: then the layer is not even loaded.
-  if (!anyFolderExists(own) && plugins?.anyFolder !== true && input.agentsJson === undefined) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [], agents: [] };
+  if (!anyFolderExists(own) && plugins?.anyFolder !== true && input.agentsJson === undefined) return { registry: undefined, modelInvocable: 0, catalogue: "", withHooks: false, errors: [], agents: [], names: { commands: [], skills: [] } };
   // The plugins' sources are made only here, when the registry is built.
   const sources = () => [...own, ...(plugins?.list() ?? [])];
   const build = async () => (await fullLoad(sources(), input)).registry;

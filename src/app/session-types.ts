@@ -33,6 +33,9 @@ export interface SessionInfo {
   mcpServerErrors: McpServerInitError[];
   /** Helper types the Agent tool offers (stream-json `system/init.agents`). */
   agents: string[];
+  /** Skills and commands the user may type as `/name`, and the skills (stream-json `system/init.slash_commands`, `skills`). */
+  commands: readonly string[];
+  skills: readonly string[];
   /** Plugins that loaded (stream-json `system/init.plugins`). */
   plugins: Array<{ name: string; path: string }>;
 }
@@ -65,4 +68,6 @@ export interface SessionServices {
   mcp?: { session: SessionMcp; beforeTurn: () => void };
   /** A checkpoint of the files before each prompt (absent with fileCheckpointingEnabled: false). */
   checkpoints?: CheckpointPort;
+  /** Background upkeep the session's end waits for (the cleanupPeriodDays sweep, session-retention.ts). */
+  housekeeping?: () => Promise<unknown>;
 }

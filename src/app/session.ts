@@ -154,6 +154,16 @@ export class Session {
     return typedInvocables(this.services.invocations?.registry);
   }
 
+  /**
+   * `clew -p`'s unknown-command check: whether `/word` names a skill or command (one the user may
+   * not type counts too: expanding it says why), and the names the user may type. Builds the registry.
+   */
+  async lookUpCommand(word: string): Promise<{ known: boolean; names: string[] }> {
+    const registry = await this.services.invocations?.registry.get();
+    if (!registry) return { known: false, names: [] };
+    return { known: registry.findInvocable(word) !== undefined, names: registry.invocables.filter((item) => item.userInvocable).map((item) => item.name) };
+  }
+
   /** Notification hooks: a question waits for the user (`permission_prompt`), or the prompt sits idle. */
   async notify(message: string, type: "permission_prompt" | "idle_prompt"): Promise<void> {
     const hooks = this.services.hooks;
@@ -343,7 +353,7 @@ export class Session {
     await this.services.mcp?.session.close();
     await this.services.toolSession.shells.killAll();
     this.services.writer?.close();
-    await writesFlushed();
+    await Promise.all([writesFlushed(), this.services.housekeeping?.()]);
   }
 
   private emitter(emit: Emit): Emit {

@@ -5,6 +5,7 @@
 import type { SessionInfo } from "../app/session.ts";
 import type { AgentEvent } from "../loop/events.ts";
 import type { ContentBlockParam } from "../model/types.ts";
+import { HEADLESS_COMMANDS } from "./unknown-command.ts";
 
 export type Frame = Record<string, unknown> & { type: string };
 
@@ -19,13 +20,13 @@ export function initFrame(info: SessionInfo): Frame {
     ...(info.mcpServerErrors.length > 0 ? { mcp_server_errors: info.mcpServerErrors } : {}),
     model: info.model,
     permissionMode: info.permissionMode,
-    slash_commands: [],
+    slash_commands: [...HEADLESS_COMMANDS, ...info.commands],
     apiKeySource: info.apiKeySource,
     claude_code_version: info.version,
     clew_version: info.version,
     output_style: "default",
     agents: info.agents,
-    skills: [],
+    skills: info.skills,
     plugins: info.plugins,
     uuid: crypto.randomUUID(),
   };

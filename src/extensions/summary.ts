@@ -17,7 +17,7 @@ import { isStamps, stampRecorder, stampsHold, type Stamps } from "./stamps.ts";
 import type { SkillOverrides } from "./overrides.ts";
 import type { ComponentSource, ExtensionProblem, SourceSet } from "./types.ts";
 
-const SUMMARY_VERSION = 9;
+const SUMMARY_VERSION = 10;
 
 export interface StartupSummary {
   /** skillCatalogue's text for the model-invocable items (no header). */
@@ -31,6 +31,8 @@ export interface StartupSummary {
   agents: AgentListing[];
   /** The Agent tool's listing of `agents` (app/agent-listing.ts), formatted when the summary was written. */
   agentLines?: AgentListingLines;
+  /** Names for stream-json's `system/init`: what the user may type as `/name`, and the skills, each sorted. */
+  names: { commands: string[]; skills: string[] };
 }
 
 export interface AgentListingLines {
@@ -102,7 +104,8 @@ export function cachedSummary(sources: readonly ComponentSource[], set: SourceSe
   }
   if (stored.version !== SUMMARY_VERSION || typeof stored.catalogue !== "string" || !isStamps(stored.stamps) || !stampsHold(stored.stamps)) return {};
   const agentLines = isListing(stored.agentLines) ? { agentLines: stored.agentLines } : {};
-  return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [], ...agentLines } };
+  const names = Array.isArray(stored.names?.commands) && Array.isArray(stored.names.skills) ? stored.names : { commands: [], skills: [] };
+  return { summary: { catalogue: stored.catalogue, modelInvocable: stored.modelInvocable ?? 0, withHooks: stored.withHooks === true, errors: stored.errors ?? [], agents: stored.agents ?? [], ...agentLines, names } };
 }
 
 /** Records the summary of a full load; a failed write only costs speed next time. */

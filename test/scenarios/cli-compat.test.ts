@@ -75,6 +75,28 @@ describe("session flags and settings", () => {
   });
 });
 
+describe("stream-json system/init", () => {
+  test("slash_commands lists what -p can run (compact, the skills and commands the user may type) and skills the skills; the same from the cached summary", async () => {
+    const cwd = writeWorkspace({
+      ".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys\n---\nDeploy.\n",
+      ".claude/skills/helper-only/SKILL.md": "---\nname: helper-only\ndescription: For the model\nuser-invocable: false\n---\nBody.\n",
+      ".claude/commands/review.md": "---\ndescription: Reviews\n---\nReview.\n",
+    });
+    const configDir = tempDirectory("clew-config-");
+    const init = async () => {
+      const fake = (server = await startFakeAnthropic({ script: [reply().text("done")] }));
+      const run = await runClew(["-p", "hi", "--output-format", "stream-json", "--verbose"], { cwd, configDir, baseURL: fake.url });
+      await fake.close();
+      server = undefined;
+      const frame = JSON.parse(run.stdout.split("\n")[0] ?? "{}") as { subtype: string; slash_commands: string[]; skills: string[] };
+      return { subtype: frame.subtype, slash_commands: frame.slash_commands, skills: frame.skills };
+    };
+    const expected = { subtype: "init", slash_commands: ["compact", "deploy", "review"], skills: ["deploy", "helper-only"] };
+    expect(await init()).toEqual(expected);
+    expect(await init()).toEqual(expected);
+  });
+});
+
 describe("CLAUDE_CODE_SUBPROCESS_ENV_SCRUB", () => {
   const probe = 'echo "key=${ANTHROPIC_API_KEY:-none} aws=${AWS_SECRET_ACCESS_KEY:-none} gh=${GITHUB_TOKEN:-none}"';
 

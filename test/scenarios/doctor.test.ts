@@ -70,12 +70,12 @@ describe("clew doctor", () => {
     const missing = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("not here", { status: 404 }) });
     try {
       const options = (port: number, key: string) => ({ cwd: writeWorkspace({}), configDir: tempDirectory("clew-config-"), env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: key } });
-      const good = await runClew(["doctor"], options(refusing.port, "sk-good"));
+      const good = await runClew(["doctor"], options(Number(refusing.port), "sk-good"));
       expect(good.stdout).toContain(`✓ API credentials accepted: 127.0.0.1:${refusing.port} took ANTHROPIC_API_KEY`);
-      const bad = await runClew(["doctor"], options(refusing.port, "sk-wrong"));
+      const bad = await runClew(["doctor"], options(Number(refusing.port), "sk-wrong"));
       expect(bad.stdout).toContain(`✗ API credentials accepted: 127.0.0.1:${refusing.port} refused ANTHROPIC_API_KEY (HTTP 401: invalid x-api-key)`);
       expect(bad.code).toBe(1);
-      const unknown = await runClew(["doctor"], options(missing.port, "sk-any"));
+      const unknown = await runClew(["doctor"], options(Number(missing.port), "sk-any"));
       expect(unknown.stdout).toContain(`✓ API connectivity: 127.0.0.1:${missing.port} answered (HTTP 404)`);
       expect(unknown.stdout).not.toContain("API credentials accepted");
     } finally {
