@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { isObject, ProblemList, readJson } from "./plugin-files.ts";
+import { editDistance } from "../util/edit-distance.ts";
 
 export const MANIFEST_PATH = ".claude-plugin/plugin.json";
 
@@ -100,25 +101,10 @@ const EXPECTED_SHAPE: Record<FieldKind, string> = {
   legacy: "",
 };
 
-/** Edit distance, for the "did you mean" hint on near-miss keys. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const saved = row[j] ?? 0;
-      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = saved;
-    }
-  }
-  return row[b.length] ?? 0;
-}
-
 function suggestion(key: string, known: readonly string[]): string | undefined {
   let best: { name: string; score: number } | undefined;
   for (const name of known) {
-    const score = distance(key.toLowerCase(), name.toLowerCase());
+    const score = editDistance(key.toLowerCase(), name.toLowerCase(), 2);
     if (score <= 2 && score < key.length && (best === undefined || score < best.score)) best = { name, score };
   }
   return best?.name;

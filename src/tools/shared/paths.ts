@@ -7,6 +7,7 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { ClewError, ToolError } from "../../util/errors.ts";
 import type { ToolSession } from "../types.ts";
+import { editDistance } from "../../util/edit-distance.ts";
 
 /** Absolute path for `filePath`: `~` expands to the session's HOME, relative paths resolve against cwd. */
 export function resolveToolPath(filePath: string, session: ToolSession): string {
@@ -93,23 +94,4 @@ async function findSimilarFile(absPath: string): Promise<string | undefined> {
 function stem(name: string): string {
   const ext = extname(name);
   return ext ? name.slice(0, -ext.length) : name;
-}
-
-/** Levenshtein distance, giving up (returning cap + 1) once it must exceed `cap`. */
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > cap) return cap + 1;
-    previous = current;
-  }
-  return previous[b.length] ?? cap + 1;
 }
