@@ -153,13 +153,13 @@ export function buildResult(outcome: LoopOutcome, context: ResultContext): Resul
   }
 }
 
-/** What `--output-format text` prints for a finished turn, and whether it belongs on stderr. */
-export function textResult(result: ResultObject): { text: string; toStderr: boolean } {
-  if (result.subtype === "error_max_turns") return { text: `Error: Reached max turns (${result.num_turns - 1})`, toStderr: true };
-  if (result.subtype === "error_during_execution") return { text: `Error: ${result.errors?.[0] ?? "Interrupted"}`, toStderr: true };
-  if (result.subtype === "error_max_budget_usd") return { text: `Error: ${result.errors?.[0] ?? "Reached maximum budget"}`, toStderr: true };
-  if (result.subtype === "error_max_structured_output_retries") return { text: `Error: ${result.errors?.[0] ?? "Failed to provide valid structured output"}`, toStderr: true };
+/** What `--output-format text` prints for a finished turn (on stdout, a failure's error text too, as Claude Code), and whether the run failed. */
+export function textResult(result: ResultObject): { text: string; failed: boolean } {
+  if (result.subtype === "error_max_turns") return { text: `Error: Reached max turns (${result.num_turns - 1})`, failed: true };
+  if (result.subtype === "error_during_execution") return { text: `Error: ${result.errors?.[0] ?? "Interrupted"}`, failed: true };
+  if (result.subtype === "error_max_budget_usd") return { text: `Error: ${result.errors?.[0] ?? "Reached maximum budget"}`, failed: true };
+  if (result.subtype === "error_max_structured_output_retries") return { text: `Error: ${result.errors?.[0] ?? "Failed to provide valid structured output"}`, failed: true };
   // With --json-schema the answer a script wants is the structured one, as one line of JSON.
-  if ("structured_output" in result) return { text: JSON.stringify(result.structured_output), toStderr: false };
-  return { text: result.result ?? "", toStderr: result.is_error };
+  if ("structured_output" in result) return { text: JSON.stringify(result.structured_output), failed: false };
+  return { text: result.result ?? "", failed: result.is_error };
 }

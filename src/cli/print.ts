@@ -176,9 +176,9 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
   emitFrame(result as unknown as Frame);
   if (options.outputFormat === "json") io.write(`${JSON.stringify(verboseJson ? collected : result)}\n`);
   if (options.outputFormat === "text") {
-    const { text, toStderr } = textResult(result);
-    if (toStderr) io.writeError(`${text}\n`);
-    else if (!streamText) io.write(`${text}\n`);
+    // A failure's error text goes to stdout too (spec cli-headless §3): `out=$(clew -p …)` gets it; the exit code says it failed.
+    const { text, failed } = textResult(result);
+    if (failed || !streamText) io.write(`${text}\n`);
   }
   if (signalExit !== undefined) return signalExit;
   return result.is_error ? 1 : 0;

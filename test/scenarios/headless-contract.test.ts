@@ -237,8 +237,9 @@ describe("unreachable endpoint", () => {
       env: { CLEW_MAX_RETRIES: "0" },
     });
     expect(run.code).toBe(1);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("http://127.0.0.1:9");
-    expect(run.stderr).toContain("ANTHROPIC_BASE_URL");
+    // As Claude Code: the failure's text is the text-mode output (stdout); the diagnostics are on stderr.
+    expect(run.stdout).toStartWith("API Error");
+    expect(`${run.stdout}${run.stderr}`).toContain("http://127.0.0.1:9");
+    expect(`${run.stdout}${run.stderr}`).toContain("ANTHROPIC_BASE_URL");
   });
 });

@@ -102,7 +102,7 @@ describe("--max-wall-time", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ subtype: "error_during_execution", is_error: true, errors: ["Reached maximum wall time (1.5s)"], terminal_reason: "max_wall_time" });
     expect(JSON.parse(json.stdout).duration_ms).toBeLessThan(20_000);
     const text = await run(["--max-wall-time", "1s", "--permission-mode", "bypassPermissions"], [reply().toolUse("Bash", { command: "sleep 30" }), reply().text("never")]);
-    expect({ code: text.code, stderr: text.stderr.trim() }).toEqual({ code: 1, stderr: "Error: Reached maximum wall time (1s)" });
+    expect({ code: text.code, stdout: text.stdout.trim() }).toEqual({ code: 1, stdout: "Error: Reached maximum wall time (1s)" });
     const bad = await run(["--max-wall-time", "soon"], []);
     expect(bad.stderr).toContain("option '--max-wall-time <duration>' argument 'soon' is invalid");
   });
