@@ -94,7 +94,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const stateDir = projectStateDir(env.configDir, env.cwd);
   const resumed = options.resume ? loadResumed(env, stateDir, options.resume) : undefined;
-  let model = allowedModel(options.cli.model ?? env.model ?? settings.model, resolveModelId(resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides), loaded, env.aliasOverrides);
+  let modelChoice = options.cli.model ?? env.model ?? settings.model;
+  let model = allowedModel(modelChoice, resolveModelId(resumed?.model ?? DEFAULT_MODEL_ALIAS, env.aliasOverrides), loaded, env.aliasOverrides);
   let info = modelInfo(model);
   if (options.sessionId !== undefined && !isSessionId(options.sessionId)) {
     throw new FatalError("usage", `error: --session-id must be a valid UUID (got '${options.sessionId}').`);
@@ -141,6 +142,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     if (own && own !== "inherit" && options.cli.model === undefined && env.model === undefined && modelAllowed(resolveModelId(own, env.aliasOverrides), settings.availableModels, env.aliasOverrides)) {
       model = resolveModelId(own, env.aliasOverrides);
       info = modelInfo(model);
+      modelChoice = own;
     }
   }
   const permissions = setUpPermissions({
@@ -423,7 +425,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const housekeeping = options.persist && !minimal ? sweepAfter(firstRequest.out, { configDir: env.configDir, loaded, sessionId, now }) : undefined;
   return telemetry.closing(new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, ...(housekeeping ? { housekeeping } : {}), newTurn: () => baseStream.newTurn(), aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, checkpoints: sessionCheckpoints({ enabled: settings.fileCheckpointingEnabled !== false, projectDir: env.cwd, stateDir, sessionId, path: env.childEnv.PATH ?? "", keep: settings.checkpointsPerSession, workingDirs: () => permissions.context().workingDirs, report: options.report }), ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, ...(housekeeping ? { housekeeping } : {}), ...(modelChoice ? { modelChoice } : {}), newTurn: () => baseStream.newTurn(), aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, checkpoints: sessionCheckpoints({ enabled: settings.fileCheckpointingEnabled !== false, projectDir: env.cwd, stateDir, sessionId, path: env.childEnv.PATH ?? "", keep: settings.checkpointsPerSession, workingDirs: () => permissions.context().workingDirs, report: options.report }), ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

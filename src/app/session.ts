@@ -7,7 +7,7 @@ import { estimateTokens } from "../context/compact.ts";
 import type { AgentEvent, Emit, LoopOutcome } from "../loop/events.ts";
 import { runLoop, type LoopState } from "../loop/loop.ts";
 import { modelAllowed } from "../model/allowlist.ts";
-import { costUSD, modelInfo, resolveModelId } from "../model/models.ts";
+import { costUSD, modelForMode, modelInfo, OPUS_PLAN } from "../model/models.ts";
 import { addUsage, zeroUsage, type ContentBlockParam, type EffortLevel, type MessageParam, type TokenUsage } from "../model/types.ts";
 import { withoutThinking } from "../loop/history.ts";
 import type { PermissionMode } from "../permissions/types.ts";
@@ -36,12 +36,17 @@ export class Session {
   /** Each checkpointed prompt's message as sent, to find it again for a rewind. */
   private readonly promptMessages = new Map<number, MessageParam>();
 
+  /** The model as the user named it (`opusplan` follows the permission mode). */
+  private modelChoice: string | undefined;
+
   constructor(
     readonly info: SessionInfo,
     private readonly services: SessionServices,
     messages: MessageParam[],
   ) {
     this.state = { messages };
+    this.modelChoice = services.modelChoice;
+    this.followPlanMode();
   }
 
   get messages(): readonly MessageParam[] {
@@ -81,6 +86,15 @@ export class Session {
     this.services.permissions.state.mode = mode;
     this.info.permissionMode = mode;
     this.services.context.queue(`The user switched the permission mode to ${mode}.`);
+    this.followPlanMode();
+  }
+
+  /** `opusplan`: Opus while in plan mode, Sonnet otherwise (when availableModels allows it). */
+  private followPlanMode(): void {
+    if (this.modelChoice?.toLowerCase() !== OPUS_PLAN) return;
+    const model = modelForMode(OPUS_PLAN, this.permissionMode, this.services.aliasOverrides);
+    if (model === this.info.model || !modelAllowed(model, this.services.settings.settings.availableModels, this.services.aliasOverrides)) return;
+    this.switchModel(model, `opusplan (${this.permissionMode} mode)`);
   }
 
   /**
@@ -89,11 +103,17 @@ export class Session {
    * are signed for the model that wrote them. `notes` say what differs from what was asked.
    */
   setModel(nameOrAlias: string): { model: string; notes: string[]; refused?: string } {
-    const model = resolveModelId(nameOrAlias, this.services.aliasOverrides);
+    const model = modelForMode(nameOrAlias, this.permissionMode, this.services.aliasOverrides);
     const allowed = this.services.settings.settings.availableModels;
     if (!modelAllowed(model, allowed, this.services.aliasOverrides)) {
       return { model: this.info.model, notes: [], refused: `${nameOrAlias} is not in availableModels (${(allowed ?? []).join(", ")}); the model stays ${this.info.model}.` };
     }
+    this.modelChoice = nameOrAlias;
+    return { model, notes: this.switchModel(model, `/model ${nameOrAlias}`) };
+  }
+
+  /** The next request uses `model`; returns what differs from what was asked (thinking, effort). */
+  private switchModel(model: string, by: string): string[] {
     const request = this.services.loopDeps.request;
     const before = snapshot(request);
     request.model = model;
@@ -101,8 +121,8 @@ export class Session {
     this.info.model = model;
     const notes = this.services.reasoning ? applyReasoning(request, this.services.reasoning).notes : [];
     if (before.model !== model) this.state.messages.splice(0, this.state.messages.length, ...withoutThinking(this.state.messages));
-    this.noteSwitch(before, `/model ${nameOrAlias}`);
-    return { model, notes };
+    this.noteSwitch(before, by);
+    return notes;
   }
 
   /** `/effort <level>` or `/effort auto`: from the next request on, for the rest of the session. */

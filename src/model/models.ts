@@ -47,10 +47,20 @@ const TABLE: Record<string, Row> = {
 };
 
 /** Resolve an alias (`opus`, `sonnet[1m]`, …) to a model id, honouring pinned aliases. */
+/** Claude Code's alias for Opus while planning and Sonnet otherwise. */
+export const OPUS_PLAN = "opusplan";
+
+/** The model a chosen name means in a permission mode: only `opusplan` depends on it. */
+export function modelForMode(nameOrAlias: string, mode: string, pinned: Record<string, string> = {}): string {
+  return nameOrAlias.toLowerCase() === OPUS_PLAN && mode === "plan" ? resolveModelId("opus", pinned) : resolveModelId(nameOrAlias, pinned);
+}
+
 export function resolveModelId(nameOrAlias: string, pinned: Record<string, string> = {}): string {
   const base = nameOrAlias.replace(/\[1m\]$/i, "");
   const key = base.toLowerCase();
   if (key === "default") return resolveModelId(pinned.default ?? DEFAULT_MODEL_ALIAS, { ...pinned, default: DEFAULT_MODEL_ALIAS });
+  // Outside plan mode `opusplan` is Sonnet; modelForMode gives Opus while planning.
+  if (key === OPUS_PLAN) return resolveModelId("sonnet", pinned);
   return pinned[key] ?? ALIASES[key] ?? base;
 }
 

@@ -72,6 +72,22 @@ describe("stream-json control protocol", () => {
     s.end();
   });
 
+  test("opusplan: Sonnet outside plan mode, Opus once set_permission_mode switches to plan, Sonnet again after", async () => {
+    const s = await session([reply().text("one"), reply().text("two"), reply().text("three")], ["--model", "opusplan"]);
+    expect(await s.control("i1", { subtype: "initialize" })).toMatchObject({ subtype: "success" });
+    const turn = async (text: string, count: number) => {
+      s.user(text);
+      await s.waitFor(() => s.frames.filter(isResult).length === count);
+    };
+    await turn("first", 1);
+    expect(await s.control("p1", { subtype: "set_permission_mode", mode: "plan" })).toMatchObject({ subtype: "success" });
+    await turn("plan it", 2);
+    expect(await s.control("p2", { subtype: "set_permission_mode", mode: "default" })).toMatchObject({ subtype: "success" });
+    await turn("do it", 3);
+    expect(server?.requests.map((request) => request.body.model)).toEqual(["claude-sonnet-5-5", "claude-opus-5-5", "claude-sonnet-5-5"]);
+    s.end();
+  });
+
   test("initialize, then mode, model, MCP status and context usage are answered; the next turn uses them", async () => {
     const s = await session([reply().text("first answer"), reply().text("second answer")]);
     const init = await s.control("i1", { subtype: "initialize", systemPrompt: [""] });

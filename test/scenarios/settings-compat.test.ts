@@ -43,6 +43,13 @@ describe("settings and variables from Claude Code", () => {
     expect([requestAt(old.fake, 0).body.model, requestAt(both.fake, 0).body.model]).toEqual(["claude-old-fast", "claude-new-fast"]);
   });
 
+  test("opusplan (--model or the model setting): Sonnet in a run that does not plan, Opus in one started in plan mode", async () => {
+    const plain = await run({ "a.txt": "a\n" }, ["--model", "opusplan"], [reply().text("ok")]);
+    const planning = await run({ ".claude/settings.local.json": JSON.stringify({ model: "opusplan" }) }, ["--permission-mode", "plan"], [reply().text("the plan")]);
+    expect([plain.result.code, planning.result.code]).toEqual([0, 0]);
+    expect([requestAt(plain.fake, 0).body.model, requestAt(planning.fake, 0).body.model]).toEqual(["claude-sonnet-5-5", "claude-opus-5-5"]);
+  });
+
   test("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR: the next command starts in the project again; without it the cd carries over", async () => {
     const script = () => [reply().toolUse("Bash", { command: "cd sub && pwd" }), reply().toolUse("Bash", { command: "pwd" }), reply().text("done")];
     const files = { "sub/.keep": "" };
