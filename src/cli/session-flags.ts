@@ -54,11 +54,24 @@ export function sessionFlags(
   };
 }
 
-/** `--agents '{"name": {…}}'`: the JSON must parse; what each definition holds is checked by the loader. */
-function parseAgentsJson(text: string): unknown {
+/**
+ * `--agents '{"name": {…}}'`, or a path to a file holding that JSON (Claude Code 2.1.332): the JSON
+ * must parse; what each definition holds is checked by the loader.
+ */
+function parseAgentsJson(value: string): unknown {
+  const inline = value.trimStart().startsWith("{");
+  let text = value;
+  if (!inline) {
+    try {
+      text = readFileSync(value, "utf8");
+    } catch (error) {
+      const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : String(error);
+      throw new FatalError("usage", `error: --agents ${value}: not a JSON object and not a readable file (${code}).`, `Pass the agents as JSON, e.g. --agents '{"reviewer": {"description": "Reviews code", "prompt": "You review code."}}', or the path of a file holding it.`);
+    }
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new FatalError("usage", `error: --agents is not valid JSON (${error instanceof Error ? error.message : String(error)}).`, `Pass an object of agent name to definition, e.g. --agents '{"reviewer": {"description": "Reviews code", "prompt": "You review code."}}'.`);
+    throw new FatalError("usage", `error: --agents${inline ? "" : ` ${value}`} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`, `Pass an object of agent name to definition, e.g. --agents '{"reviewer": {"description": "Reviews code", "prompt": "You review code."}}'.`);
   }
 }

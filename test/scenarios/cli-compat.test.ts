@@ -65,6 +65,19 @@ describe("session flags and settings", () => {
     expect(run.stderr).toMatch(/^clew: denied Bash\(git push origin main\): \S.*$/m);
   });
 
+  test("--agents takes a file holding the JSON as well as the JSON; a path that is neither is a usage error", async () => {
+    const fake = (server = await startFakeAnthropic({ script: [reply().text("done")] }));
+    const cwd = writeWorkspace({ "agents.json": JSON.stringify({ "file-reviewer": { description: "Reviews from a file", prompt: "You review." } }) });
+    const configDir = tempDirectory("clew-config-");
+    const fromFile = await runClew(["-p", "go", "--agents", "agents.json"], { cwd, configDir, baseURL: fake.url });
+    expect(fromFile.code).toBe(0);
+    const agentTool = (requestAt(fake, 0).body.tools as Array<{ name: string; description: string }>).find((tool) => tool.name === "Agent");
+    expect(agentTool?.description).toContain("- file-reviewer: Reviews from a file");
+    const missing = await runClew(["-p", "go", "--agents", "nowhere.json"], { cwd, configDir, baseURL: fake.url });
+    expect({ code: missing.code, requests: fake.requests.length }).toEqual({ code: 1, requests: 1 });
+    expect(missing.stderr).toContain("error: --agents nowhere.json: not a JSON object and not a readable file (ENOENT)");
+  });
+
   test('viewMode "verbose" in settings makes --output-format json the message array, result last', async () => {
     const fake = (server = await startFakeAnthropic({ script: [reply().text("done")] }));
     const cwd = writeWorkspace({ ".claude/settings.local.json": JSON.stringify({ viewMode: "verbose" }) });
