@@ -15,6 +15,7 @@ import type { MessageParam } from "../model/types.ts";
 import { loadSettings } from "../settings/load.ts";
 import { subprocessEnv } from "../util/subprocess-env.ts";
 import { sweepAfter } from "./session-retention.ts";
+import { sessionOutputStyle } from "./output-style-setup.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { formatProblem } from "../settings/problems.ts";
 import { projectStateDir } from "../settings/paths.ts";
@@ -322,6 +323,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 
   const instructions = minimal ? BARE_INSTRUCTIONS : await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled && !env.disableAutoMemory);
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
+  const style = minimal ? { name: "default", available: ["default"] } : await sessionOutputStyle({ loaded, cwd: env.cwd, projectRoot: () => findRepoRoot(env.cwd), userDir: env.configDir, report: options.report });
   const context = new ContextManager(
     {
       windowTokens,
@@ -346,7 +348,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       maxTokens: Math.min(env.maxOutputTokens ?? info.maxOutputTokens, info.maxOutputTokens),
       system: buildSystem(
         { cwd: env.cwd, ...facts, model },
-        { replace: options.systemPrompt ?? mainAgent?.prompt, language: settings.language, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: noSkills ? undefined : extensions.catalogue, excludeDynamic: options.excludeDynamicSections },
+        { replace: options.systemPrompt ?? mainAgent?.prompt, language: settings.language, outputStyle: style.block, append: options.appendSystemPrompt, instructions: instructions.text, catalogues: noSkills ? undefined : extensions.catalogue, excludeDynamic: options.excludeDynamicSections },
       ),
       tools: toolSet.apiTools,
     },
@@ -412,6 +414,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       return (pluginList ??= plugins?.ids.map((plugin) => ({ name: plugin.name, path: plugin.path })) ?? []);
     },
     agents: executor.tool("Agent") ? helperTypeNames(extensions.agents, helperTypes) : [],
+    outputStyle: style.name,
+    outputStyles: style.available,
     commands: noSkills ? [] : extensions.names.commands,
     skills: noSkills ? [] : extensions.names.skills,
     permissionMode: permissions.state.mode,

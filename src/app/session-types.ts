@@ -33,6 +33,9 @@ export interface SessionInfo {
   mcpServerErrors: McpServerInitError[];
   /** Helper types the Agent tool offers (stream-json `system/init.agents`). */
   agents: string[];
+  /** The output style in force and the ones there are (stream-json `system/init.output_style`, initialize). */
+  outputStyle: string;
+  outputStyles: readonly string[];
   /** Skills and commands the user may type as `/name`, and the skills (stream-json `system/init.slash_commands`, `skills`). */
   commands: readonly string[];
   skills: readonly string[];

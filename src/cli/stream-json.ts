@@ -24,7 +24,7 @@ export function initFrame(info: SessionInfo): Frame {
     apiKeySource: info.apiKeySource,
     claude_code_version: info.version,
     clew_version: info.version,
-    output_style: "default",
+    output_style: info.outputStyle,
     agents: info.agents,
     skills: info.skills,
     plugins: info.plugins,

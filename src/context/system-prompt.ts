@@ -23,6 +23,8 @@ export interface SystemPromptOptions {
   instructions?: string;
   /** Settings `language`: the language the model answers the user in. */
   language?: string;
+  /** The chosen output style's block (app/output-style-setup.ts). */
+  outputStyle?: string;
   /** One-line catalogues (skills, agents) filled by later features. */
   catalogues?: string;
   /**
@@ -53,7 +55,7 @@ export function buildSystem(facts: EnvironmentFacts, options: SystemPromptOption
   const blocks: TextBlockParam[] = [{ type: "text", text: base, cache_control: { type: "ephemeral" } }];
   if (!options.excludeDynamic) blocks.push({ type: "text", text: environmentBlock(facts) });
   const language = options.language?.trim() ? languageBlock(options.language.trim()) : undefined;
-  for (const extra of [language, options.append, options.excludeDynamic ? undefined : options.instructions, options.catalogues]) {
+  for (const extra of [language, options.outputStyle, options.append, options.excludeDynamic ? undefined : options.instructions, options.catalogues]) {
     if (extra && extra.trim() !== "") blocks.push({ type: "text", text: extra.trim() });
   }
   const last = blocks[blocks.length - 1] as TextBlockParam;

@@ -52,6 +52,11 @@ function upwards(cwd: string, top: string | undefined): string[] {
   return dirs;
 }
 
+/** The project's `.clew` and `.claude` folders from `cwd` up to the repository root, nearest first (`.clew` before `.claude`). */
+export function projectFolders(cwd: string, projectRoot: string | undefined): string[] {
+  return upwards(cwd, projectRoot).flatMap((dir) => PROJECT_FOLDERS.map((folder) => join(dir, folder)));
+}
+
 /**
  * Sources in precedence order within each scope (the registry ranks scopes): managed, user,
  * project folders nearest first with `.clew` before `.claude`, then `--add-dir` folders. Folders
@@ -67,7 +72,7 @@ export function discoverSources(input: DiscoveryInput): ComponentSource[] {
   };
   for (const dir of input.managedDirs ?? []) for (const folder of PROJECT_FOLDERS) push(folderSource("managed", join(dir, folder)));
   push(folderSource("user", resolve(input.userDir)));
-  for (const dir of upwards(input.cwd, input.projectRoot)) for (const folder of PROJECT_FOLDERS) push(folderSource("project", join(dir, folder)));
+  for (const folder of projectFolders(input.cwd, input.projectRoot)) push(folderSource("project", folder));
   for (const dir of input.addDirs ?? []) for (const folder of PROJECT_FOLDERS) push(folderSource("add-dir", join(resolve(input.cwd, dir), folder)));
   return sources;
 }

@@ -89,6 +89,8 @@ export interface InitFacts {
   agents: Array<{ name: string; description: string }>;
   models: Array<{ alias: string; description: string }>;
   apiKeySource: string;
+  outputStyle: string;
+  outputStyles: readonly string[];
   /** Whether the request's hook callbacks were registered (absent when it had none). */
   hooksApplied?: boolean;
 }
@@ -98,8 +100,8 @@ export function initializeResponse(facts: InitFacts): Record<string, unknown> {
   return {
     commands: facts.commands.map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint ?? "" })),
     agents: facts.agents.map((agent) => ({ name: agent.name, description: agent.description })),
-    output_style: "default",
-    available_output_styles: ["default"],
+    output_style: facts.outputStyle,
+    available_output_styles: [...facts.outputStyles],
     models: facts.models.map((model) => ({ value: model.alias, displayName: model.alias, description: model.description })),
     account: { apiKeySource: facts.apiKeySource, apiProvider: "firstParty" },
     pid: process.pid,

@@ -179,7 +179,7 @@ export async function runStreamingSession(options: CliOptions, env: Environment,
   sessionId = session.info.sessionId;
   if (initRequestId) {
     const agents = await session.agentTypes();
-    channel.succeed(initRequestId, initializeResponse({ commands: session.userInvocables(), agents, models: MODEL_ALIASES, apiKeySource: session.info.apiKeySource, ...(relay ? { hooksApplied: true } : {}) }));
+    channel.succeed(initRequestId, initializeResponse({ commands: session.userInvocables(), agents, models: MODEL_ALIASES, apiKeySource: session.info.apiKeySource, outputStyle: session.info.outputStyle, outputStyles: session.info.outputStyles, ...(relay ? { hooksApplied: true } : {}) }));
   }
 
   const turns = new AsyncQueue<UserItem>();

@@ -95,18 +95,20 @@ describe("parseInitialize", () => {
     expect(parseInitialize({ subtype: "initialize", agents: [] })).toEqual({ ok: false, error: "initialize.agents must be an object of agent name to definition" });
   });
 
-  test("the answer carries what the SDK reads: commands, agents, models, account", () => {
+  test("the answer carries what the SDK reads: commands, agents, output styles, models, account", () => {
     const response = initializeResponse({
       commands: [{ name: "review", description: "Review the diff" }],
       agents: [{ name: "Explore", description: "Reads code" }],
       models: [{ alias: "sonnet", description: "Fast" }],
       apiKeySource: "ANTHROPIC_API_KEY",
+      outputStyle: "Explanatory",
+      outputStyles: ["default", "Explanatory"],
     });
     expect(response).toEqual({
       commands: [{ name: "review", description: "Review the diff", argumentHint: "" }],
       agents: [{ name: "Explore", description: "Reads code" }],
-      output_style: "default",
-      available_output_styles: ["default"],
+      output_style: "Explanatory",
+      available_output_styles: ["default", "Explanatory"],
       models: [{ value: "sonnet", displayName: "sonnet", description: "Fast" }],
       account: { apiKeySource: "ANTHROPIC_API_KEY", apiProvider: "firstParty" },
       pid: process.pid,
