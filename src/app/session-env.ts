@@ -21,6 +21,7 @@ export function toolLimits(env: Environment): ToolLimits {
     bashDefaultTimeoutMs: env.bashDefaultTimeoutMs ?? defaultToolLimits.bashDefaultTimeoutMs,
     bashMaxTimeoutMs: env.bashMaxTimeoutMs ?? defaultToolLimits.bashMaxTimeoutMs,
     bashMaxOutputChars: Math.min(env.bashMaxOutputChars ?? defaultToolLimits.bashMaxOutputChars, 150_000),
+    readMaxTokens: env.readMaxTokens ?? defaultToolLimits.readMaxTokens,
   };
 }
 

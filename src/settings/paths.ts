@@ -49,6 +49,8 @@ export interface Environment {
   bashDefaultTimeoutMs: number | undefined;
   bashMaxTimeoutMs: number | undefined;
   bashMaxOutputChars: number | undefined;
+  /** CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: Read's token cap for one text read. */
+  readMaxTokens: number | undefined;
   contextWindow: number | undefined;
   /** CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: the time SessionEnd hooks get together. */
   sessionEndHooksTimeoutMs: number | undefined;
@@ -192,6 +194,7 @@ export function readEnvironment(
     bashDefaultTimeoutMs: intFrom(env.BASH_DEFAULT_TIMEOUT_MS),
     bashMaxTimeoutMs: intFrom(env.BASH_MAX_TIMEOUT_MS),
     bashMaxOutputChars: intFrom(env.BASH_MAX_OUTPUT_LENGTH),
+    readMaxTokens: intFrom(env.CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS),
     contextWindow: intFrom(env.CLEW_CONTEXT_WINDOW ?? env.CLAUDE_CODE_AUTO_COMPACT_WINDOW),
     sessionEndHooksTimeoutMs: intFrom(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS),
     stopHookBlockCap: intFrom(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP),

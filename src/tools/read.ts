@@ -215,6 +215,13 @@ async function readText(handle: ByteSource, absPath: string, fileStat: Stats, { 
   }
   const lastLine = startLine + window.lines.length - 1;
   let content = window.lines.map((line, index) => numbered(startLine + index, line)).join("\n");
+  // About four characters a token, as the context estimate counts: a read this big would crowd out the conversation.
+  const tokens = Math.ceil(content.length / 4);
+  if (tokens > session.limits.readMaxTokens) {
+    throw new ToolError(
+      `File content (${tokens} tokens) exceeds maximum allowed tokens (${session.limits.readMaxTokens}). Please use offset and limit parameters to read specific portions of the file, or use the Grep tool to search for specific content.`,
+    );
+  }
   if (window.hasMore) {
     const shown = window.totalLines === undefined
       ? `Showing lines ${startLine}-${lastLine}; the file continues`

@@ -51,6 +51,8 @@ export interface ToolLimits {
   readDefaultLines: number;
   /** Characters per line before Read cuts the line with a marker. */
   readMaxLineChars: number;
+  /** Estimated tokens a text Read may return; more is refused with a pointer to offset/limit (Claude Code: 25,000). */
+  readMaxTokens: number;
   /**
    * Grep searches a tree of at most this many files in process even when ripgrep is installed
    * (for patterns both engines read alike): starting ripgrep costs more than such a search.
@@ -64,6 +66,7 @@ export const defaultToolLimits: ToolLimits = {
   bashMaxOutputChars: 30_000,
   readDefaultLines: 2000,
   readMaxLineChars: 2000,
+  readMaxTokens: 25_000,
   grepInProcessMaxFiles: 64,
 };
 

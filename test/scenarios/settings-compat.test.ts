@@ -1,7 +1,7 @@
 // Claude Code settings and variables users carry over, against the compiled binary: `language`
 // (the model is told the language, after the shared first system block), ANTHROPIC_SMALL_FAST_MODEL
-// (the older name of the haiku pin) and CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR (a `cd` lasts for
-// its own command only).
+// (the older name of the haiku pin), CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR (a `cd` lasts for
+// its own command only), opusplan, and Read's token cap (CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS).
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { reply, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
@@ -22,6 +22,16 @@ async function run(files: Record<string, string>, args: string[], script: Script
   await fake.close();
   server = undefined;
   return { fake, result, cwd };
+}
+
+/** A run whose script needs the workspace's path (absolute file paths in tool calls). */
+async function runScripted(files: Record<string, string>, script: (dir: string) => ScriptStep[], env: Record<string, string> = {}) {
+  const cwd = writeWorkspace(files);
+  const fake = (server = await startFakeAnthropic({ script: script(cwd), rejectInvalid: true }));
+  const result = await runClew(["-p", "go"], { cwd, configDir: tempDirectory("clew-config-"), baseURL: fake.url, env });
+  await fake.close();
+  server = undefined;
+  return { fake, result };
 }
 
 type SystemBlock = { text: string };
@@ -48,6 +58,19 @@ describe("settings and variables from Claude Code", () => {
     const planning = await run({ ".claude/settings.local.json": JSON.stringify({ model: "opusplan" }) }, ["--permission-mode", "plan"], [reply().text("the plan")]);
     expect([plain.result.code, planning.result.code]).toEqual([0, 0]);
     expect([requestAt(plain.fake, 0).body.model, requestAt(planning.fake, 0).body.model]).toEqual(["claude-sonnet-5-5", "claude-opus-5-5"]);
+  });
+
+  test("Read refuses a text read over 25,000 estimated tokens with a pointer to offset/limit; CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS moves the cap", async () => {
+    const big = Array.from({ length: 1500 }, (_, index) => `line ${index} ${"x".repeat(80)}`).join("\n");
+    const script = (dir: string) => [reply().toolUse("Read", { file_path: join(dir, "big.txt") }), reply().toolUse("Read", { file_path: join(dir, "big.txt"), offset: 1, limit: 50 }), reply().text("done")];
+    const capped = await runScripted({ "big.txt": big }, script);
+    const [whole] = toolResults(requestAt(capped.fake, 1));
+    expect(whole?.isError).toBe(true);
+    expect(whole?.text).toMatch(/^File content \(\d+ tokens\) exceeds maximum allowed tokens \(25000\)\. Please use offset and limit parameters/);
+    const [part] = toolResults(requestAt(capped.fake, 2));
+    expect({ error: part?.isError, first: part?.text.includes("line 0 "), fiftieth: part?.text.includes("line 49 ") }).toEqual({ error: false, first: true, fiftieth: true });
+    const raised = await runScripted({ "big.txt": big }, script, { CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: "100000" });
+    expect(toolResults(requestAt(raised.fake, 1))[0]?.isError).toBe(false);
   });
 
   test("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR: the next command starts in the project again; without it the cd carries over", async () => {
