@@ -84,6 +84,8 @@ function shrinkToolResults(message: MessageParam, maxChars: number): MessagePara
 
 export interface CompactedHistoryInput {
   summary: string;
+  /** Skills and the todo list carried over (carried-over.ts). */
+  carried?: readonly string[];
   prompts: readonly string[];
   workingSet: readonly string[];
   transcriptPath: string | undefined;
@@ -96,6 +98,7 @@ export function compactedHistory(input: CompactedHistoryInput): MessageParam[] {
     input.summary.trim(),
     `Every message the user has sent so far, verbatim:\n${promptSection(input.prompts)}`,
   ];
+  parts.push(...(input.carried ?? []));
   if (input.workingSet.length > 0) parts.push(`Files recently read or edited: ${input.workingSet.join(", ")}. Read them again before relying on their contents.`);
   if (input.transcriptPath) parts.push(`The full earlier transcript is at ${input.transcriptPath} if you need exact details.`);
   parts.push("Continue the work from where it left off without asking the user any further questions.");

@@ -22,6 +22,31 @@ afterEach(async () => {
 });
 
 describe("scenario: compaction", () => {
+  test("a skill the model loaded and the todo list survive compaction, in the summary message", async () => {
+    const big = Array.from({ length: 600 }, (_, i) => `line ${i}: ${"x".repeat(40)}`).join("\n");
+    const dir = writeWorkspace({
+      "big.txt": big,
+      ".claude/skills/release/SKILL.md": "---\nname: release\ndescription: Release steps\n---\nAlways bump the version first. RELEASE-SKILL-MARKER\n",
+    });
+    const summarize = (request: RecordedRequest) => /write a summary of the conversation/.test(lastUserText(request));
+    const server = await startFakeAnthropic({
+      script: [
+        reply().toolUse("Skill", { skill: "release" }),
+        reply().toolUse("TodoWrite", { todos: [{ content: "Bump the version", status: "in_progress", activeForm: "Bumping the version" }, { content: "Tag the release", status: "pending", activeForm: "Tagging" }] }),
+        reply().toolUse("Read", { file_path: join(dir, "big.txt") }),
+        (request) => (summarize(request) ? reply().text(SUMMARY) : reply().text("no compaction request")),
+        reply().text("done"),
+      ],
+    });
+    servers.push(server);
+    const run = await runClew(["-p", "Cut the release.", "--output-format", "json", "--allowedTools", "Skill,TodoWrite,Read"], { cwd: dir, baseURL: server.url, configDir: tempDirectory("clew-config-"), env: { CLEW_CONTEXT_WINDOW: "12000" } });
+    expect(run.code).toBe(0);
+    const opening = (index: number) => String(messagesOf(server.requests[index] as RecordedRequest)[0]?.content[0]?.text);
+    expect(opening(4)).toContain("Skills loaded earlier in this conversation; their instructions still apply:");
+    expect(opening(4)).toContain("Always bump the version first. RELEASE-SKILL-MARKER");
+    expect(opening(4)).toContain("- [in_progress] Bump the version\n- [pending] Tag the release");
+  });
+
   test("overflowing a small window compacts, keeps the constraint, and resumes from the summary", async () => {
     const big = Array.from({ length: 600 }, (_, i) => `line ${i}: ${"x".repeat(40)}`).join("\n");
     const dir = writeWorkspace({ "big.txt": big, "notes.txt": "old\n", "legacy/keep.txt": "keep\n" });
