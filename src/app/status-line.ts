@@ -131,7 +131,7 @@ export function statusLineState(session: Session, startedAt: number, now: number
     version: info.version,
     model: { id: info.model, display_name: displayName(info.model) },
     workspace: { current_dir: info.cwd, project_dir: info.cwd, added_dirs: [] },
-    output_style: { name: "default" },
+    output_style: { name: info.outputStyle },
     permission_mode: session.permissionMode,
     cost: { total_cost_usd: session.costUSD, total_duration_ms: Math.round(now - startedAt) },
     context_window: {

@@ -27,9 +27,10 @@ const EXIT_ARM_MS = 3000;
 /** How often the terminal is checked for a hang-up nobody was told about. */
 const TERMINAL_CHECK_MS = 1000;
 
-function processTerminal(): Terminal {
+/** `plain`: a dumb terminal or a screen reader — treated as no terminal at all: plain lines, nothing redrawn. */
+function processTerminal(plain: boolean): Terminal {
   const out = process.stdout;
-  const isTTY = out.isTTY === true;
+  const isTTY = out.isTTY === true && !plain;
   return {
     isTTY,
     // Raw mode may turn off output newline translation; on a TTY every line ends in \r\n.
@@ -61,7 +62,7 @@ function banner(repl: Repl, theme: Theme, width: number | undefined, withHints: 
 
 export async function runInteractive(options: CliOptions, env: Environment, version: string): Promise<number> {
   const stdin = process.stdin;
-  const term = processTerminal();
+  const term = processTerminal(env.plainTerminal);
   const keyboard = stdin.isTTY === true && term.isTTY;
   const theme = createTheme(colorEnabled(term.isTTY, env.noColor));
   const live = new LiveLine(term, theme, () => Date.now(), keyboard ? "esc to interrupt" : "ctrl+c to interrupt");
@@ -98,7 +99,8 @@ export async function runInteractive(options: CliOptions, env: Environment, vers
     input = tty;
     control = ttyControl(tty, stdin, process.stdout, print);
   } else {
-    input = new PlainInput(stdin, (text) => term.write(`${text}\n`));
+    // A person at a dumb terminal or a screen reader: the terminal echoes the typing, clew shows where to type.
+    input = env.plainTerminal && stdin.isTTY === true ? new PlainInput(stdin, undefined, () => term.write("> ")) : new PlainInput(stdin, (text) => term.write(`${text}\n`));
     control = plainControl(input, print);
   }
 

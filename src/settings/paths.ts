@@ -62,6 +62,11 @@ export interface Environment {
   disableAutoCompact: boolean;
   disableCompact: boolean;
   noColor: boolean;
+  /**
+   * TERM=dumb, or CLEW_SCREEN_READER=1: a terminal (or a reader) that takes no cursor movement —
+   * the interactive UI writes plain lines, with no redraws, spinner or colour.
+   */
+  plainTerminal: boolean;
   /** MCP_TIMEOUT: how long one server may take to connect. */
   mcpTimeoutMs: number | undefined;
   /** MCP_TOOL_TIMEOUT: how long one MCP tool call may take. */
@@ -202,6 +207,7 @@ export function readEnvironment(
     disableAutoCompact: truthy(env.DISABLE_AUTO_COMPACT),
     disableCompact: truthy(env.DISABLE_COMPACT),
     noColor: nonEmpty(env.NO_COLOR) !== undefined,
+    plainTerminal: env.TERM === "dumb" || truthy(env.CLEW_SCREEN_READER),
     pluginsDir: nonEmpty(env.CLEW_PLUGIN_DIR) ?? join(nonEmpty(env.CLEW_CONFIG_DIR) ?? join(homeDir, ".clew"), "plugins"),
     githubToken: nonEmpty(env.GITHUB_TOKEN) ?? nonEmpty(env.GH_TOKEN),
     pluginAutoUpdate: { forced: truthy(env.FORCE_AUTOUPDATE_PLUGINS), disabled: truthy(env.DISABLE_AUTOUPDATER) || truthy(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC) },

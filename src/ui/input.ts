@@ -176,6 +176,8 @@ export class PlainInput implements PromptSource {
     private readonly stdin: Readable,
     /** Writes the prompt as read, so a log shows what was asked. */
     private readonly echo: ((text: string) => void) | undefined,
+    /** Shows that a prompt is awaited (a dumb terminal: it echoes what is typed itself). */
+    private readonly ask?: () => void,
   ) {
     stdin.on("data", this.onData);
     stdin.once("end", this.onEnd);
@@ -210,6 +212,7 @@ export class PlainInput implements PromptSource {
 
   async read(): Promise<InputEvent> {
     const parts: string[] = [];
+    this.ask?.();
     for (;;) {
       const line = await this.readLine();
       if (line === undefined) {
