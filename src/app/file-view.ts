@@ -3,10 +3,11 @@
  * Bash's own expansion of globs (brace expansion first, `*?[…]` per path segment, dotfiles only
  * when the pattern names the dot), each bounded so a huge tree costs a refusal, not a hang.
  */
-import { readdirSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { globLibrary } from "../util/glob-library.ts";
 import type { DirEntryKind, FileSystemView } from "../permissions/types.ts";
+import { programSetting } from "../permissions/git-config-risk.ts";
 
 const MAX_GLOB_RESULTS = 5_000;
 const MAX_GLOB_LISTINGS = 2_000;
@@ -153,7 +154,36 @@ function historyLookup(repositoryOf: (dir: string) => Repository | undefined): (
   };
 }
 
+/** The repository's own config files, read again when one changes. */
+function configRisk(repositoryOf: (dir: string) => Repository | undefined): (dir: string) => { setting: string; file: string } | undefined {
+  const known = new Map<string, { stamp: string; risk: { setting: string; file: string } | undefined }>();
+  return (dir) => {
+    const repository = repositoryOf(dir);
+    if (!repository) return undefined;
+    const files = ["config", "config.worktree"].map((name) => join(dirname(repository.index), name));
+    const stamp = files.map(stampOf).join("|");
+    const cached = known.get(repository.top);
+    if (cached && cached.stamp === stamp) return cached.risk;
+    let risk: { setting: string; file: string } | undefined;
+    for (const file of files) {
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue;
+      }
+      const setting = programSetting(text);
+      if (setting) {
+        risk = { setting, file };
+        break;
+      }
+    }
+    known.set(repository.top, { stamp, risk });
+    return risk;
+  };
+}
+
 export function createFileSystemView(): FileSystemView {
   const repositoryOf = repositories();
-  return { listDir, gitTracked: trackedFiles(repositoryOf), gitHistoryHas: historyLookup(repositoryOf), expandGlob };
+  return { listDir, gitTracked: trackedFiles(repositoryOf), gitHistoryHas: historyLookup(repositoryOf), expandGlob, gitConfigRisk: configRisk(repositoryOf) };
 }

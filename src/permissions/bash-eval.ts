@@ -113,6 +113,8 @@ function readOnlyHere(cmd: SimpleCommand, context: PermissionContext, facts?: Fa
     return cmd.words.slice(1).every((word) => !word.dynamic && (/^-[xrgaAp]+$/.test(word.value) || harmlessAssignment(word.raw)));
   }
   if (!isReadOnlyCommand(cmd)) return false;
+  // The repository's own configuration can make git's reads run a program (git-config-risk.ts).
+  if (name === "git" && context.files?.gitConfigRisk?.(facts?.base ?? context.shellCwd ?? context.cwd)) return false;
   if (facts && (!pathsInside(cmd, facts, context) || facts.optionGlobs.has(cmd))) return false;
   if (name !== "cd") return true;
   const target = cmd.words[1];
@@ -238,5 +240,7 @@ function decideShell(rules: RuleSet, call: PermissionCall, facts: Facts, context
   }
   const suggestions = [...new Set(needs.filter((cmd) => !cmd.parent).map(suggestRule).filter(literalSuggestion))].slice(0, 5);
   const shown = needs.slice(0, 3).map((cmd) => `\`${cmd.argv.join(" ")}\``).join(", ");
-  return { evaluation: say.notAllowed(call, `no allow rule or read-only check covers ${shown}${needs.length > 3 ? " and more" : ""}`, suggestions), needs };
+  const risk = needs.some((cmd) => cmd.argv[0] === "git") ? context.files?.gitConfigRisk?.(facts.base) : undefined;
+  const why = risk ? `; git is not read-only here: this repository's ${risk.file} sets ${risk.setting}, which runs a program` : "";
+  return { evaluation: say.notAllowed(call, `no allow rule or read-only check covers ${shown}${needs.length > 3 ? " and more" : ""}${why}`, suggestions), needs };
 }

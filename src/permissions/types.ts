@@ -116,6 +116,11 @@ export interface FileSystemView {
   gitHistoryHas(dir: string, patterns: readonly string[]): boolean;
   /** Bash's expansion of a glob in `dir`: absolute paths, or undefined when there are too many to check. */
   expandGlob(pattern: string, dir: string): string[] | undefined;
+  /**
+   * A setting of the repository's own git configuration (holding `dir`) that makes git's
+   * read-only commands run a program, as `section.key` with its file; undefined when none does.
+   */
+  gitConfigRisk?(dir: string): { setting: string; file: string } | undefined;
 }
 
 export interface PermissionEvaluation {
