@@ -183,6 +183,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     fallbackModels: fallbackChain(options.fallbackModel, settings.fallbackModel, model, loaded, env.aliasOverrides, options.report),
     baseURL: env.baseURL,
     maxRetries: Math.min(env.maxRetries ?? 10, 15),
+    ...(env.retryWatchdog ? { retryWatchdog: env.retryWatchdog } : {}),
     idleTimeoutMs: env.streamIdleTimeoutMs ?? IDLE_TIMEOUT_MS,
     requestTimeoutMs: env.requestTimeoutMs ?? 600_000,
     headers: { "user-agent": `clew/${options.version}`, ...withBetas(env.customHeaders, toolSet.betas) },

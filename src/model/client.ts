@@ -19,6 +19,11 @@ export interface ModelClientOptions {
   authToken?: string;
   baseURL?: string;
   maxRetries: number;
+  /**
+   * CLAUDE_CODE_RETRY_WATCHDOG: 429 and 529 are retried past `maxRetries` (an unattended run
+   * waits out a rate limit or an overload), for at most `maxWaitMs` of waiting when set.
+   */
+  retryWatchdog?: { maxWaitMs: number | undefined };
   /** Abort and retry an attempt when the stream body is silent this long. */
   idleTimeoutMs: number;
   requestTimeoutMs: number;
@@ -188,6 +193,8 @@ export function createStreamFn(options: ModelClientOptions): ModelStream {
     let request = held === undefined ? asked : onFallback(asked, held);
     let askedHelperAgain = false;
     let overloadedInARow = 0;
+    /** Time spent waiting between attempts of this request (the watchdog's cap counts it). */
+    let waitedMs = 0;
     let fallbacksUsed = held === undefined ? 0 : (options.fallbackModels?.indexOf(held) ?? -1) + 1;
     for (let attemptNumber = 0; ; attemptNumber++) {
       const attempt = new AttemptState(signal);
@@ -234,7 +241,8 @@ export function createStreamFn(options: ModelClientOptions): ModelStream {
           attemptNumber--;
           continue;
         }
-        if (!failure.retryable || attemptNumber >= options.maxRetries) {
+        const watched = options.retryWatchdog !== undefined && (failure.status === 429 || failure.status === 529) && waitedMs < (options.retryWatchdog.maxWaitMs ?? Number.POSITIVE_INFINITY);
+        if (!failure.retryable || (attemptNumber >= options.maxRetries && !watched)) {
           // Say where clew tried to go: a wrong ANTHROPIC_BASE_URL is the usual cause.
           const message =
             failure.category === "connection" || failure.category === "stalled"
@@ -243,6 +251,7 @@ export function createStreamFn(options: ModelClientOptions): ModelStream {
           throw new ApiFailure(failure.category, failure.status, message);
         }
         const delayMs = retryDelayMs(attemptNumber, failure.retryAfterMs);
+        waitedMs += delayMs;
         yield {
           type: "retry",
           attempt: attemptNumber + 1,

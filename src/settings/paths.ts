@@ -39,6 +39,8 @@ export interface Environment {
   aliasOverrides: Record<string, string>;
   customHeaders: Record<string, string>;
   maxRetries: number | undefined;
+  /** CLAUDE_CODE_RETRY_WATCHDOG (and _MAX_WAIT_MS): 429/529 retried past maxRetries. */
+  retryWatchdog: { maxWaitMs: number | undefined } | undefined;
   maxOutputTokens: number | undefined;
   maxThinkingTokens: number | undefined;
   /** CLAUDE_CODE_EFFORT_LEVEL as written (outranks `--effort` and `effortLevel`; checked where it is used). */
@@ -190,6 +192,7 @@ export function readEnvironment(
       ...(nonEmpty(env.ANTHROPIC_BETAS) ? { "anthropic-beta": (env.ANTHROPIC_BETAS as string).split(",").map((beta) => beta.trim()).filter(Boolean).join(",") } : {}),
     },
     maxRetries: intFrom(env.CLEW_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
+    retryWatchdog: truthy(env.CLAUDE_CODE_RETRY_WATCHDOG) ? { maxWaitMs: intFrom(env.CLAUDE_CODE_RETRY_WATCHDOG_MAX_WAIT_MS) } : undefined,
     maxOutputTokens: intFrom(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS),
     maxThinkingTokens: intFrom(env.MAX_THINKING_TOKENS),
     effortLevel: nonEmpty(env.CLAUDE_CODE_EFFORT_LEVEL),

@@ -4,7 +4,7 @@
 // its own command only), opusplan, and Read's token cap (CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS).
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { reply, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
+import { overloaded, reply, serverError, startFakeAnthropic, toolResults, type FakeServer, type ScriptStep } from "../fake-anthropic/index.ts";
 import { runClew, tempDirectory } from "../helpers/clew-process.ts";
 import { requestAt } from "../helpers/scenario.ts";
 import { writeWorkspace } from "./workspaces.ts";
@@ -71,6 +71,18 @@ describe("settings and variables from Claude Code", () => {
     expect({ error: part?.isError, first: part?.text.includes("line 0 "), fiftieth: part?.text.includes("line 49 ") }).toEqual({ error: false, first: true, fiftieth: true });
     const raised = await runScripted({ "big.txt": big }, script, { CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: "100000" });
     expect(toolResults(requestAt(raised.fake, 1))[0]?.isError).toBe(false);
+  });
+
+  test("CLAUDE_CODE_RETRY_WATCHDOG: 429/529 are retried past CLAUDE_CODE_MAX_RETRIES (within _MAX_WAIT_MS when set); other errors are not", async () => {
+    const busy = () => [...Array.from({ length: 4 }, () => overloaded({ headers: { "retry-after-ms": "5" } })), reply().text("answered at last")];
+    const limits = { CLAUDE_CODE_MAX_RETRIES: "1" };
+    const plain = await run({ "a.txt": "a\n" }, [], busy(), limits);
+    const watched = await run({ "a.txt": "a\n" }, [], busy(), { ...limits, CLAUDE_CODE_RETRY_WATCHDOG: "1" });
+    const capped = await run({ "a.txt": "a\n" }, [], busy(), { ...limits, CLAUDE_CODE_RETRY_WATCHDOG: "1", CLAUDE_CODE_RETRY_WATCHDOG_MAX_WAIT_MS: "8" });
+    const broken = await run({ "a.txt": "a\n" }, [], [serverError(), serverError(), reply().text("never")], { ...limits, CLAUDE_CODE_RETRY_WATCHDOG: "1" });
+    expect([plain.result.code, watched.result.code, capped.result.code, broken.result.code]).toEqual([1, 0, 1, 1]);
+    expect(watched.result.stdout).toBe("answered at last\n");
+    expect([plain.fake.requests.length, watched.fake.requests.length, capped.fake.requests.length, broken.fake.requests.length]).toEqual([2, 5, 3, 2]);
   });
 
   test("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR: the next command starts in the project again; without it the cd carries over", async () => {
