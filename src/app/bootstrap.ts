@@ -322,7 +322,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     backgroundDisabled: env.disableBackgroundTasks,
   });
 
-  const instructions = minimal ? BARE_INSTRUCTIONS : await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled && !env.disableAutoMemory);
+  const instructions = minimal ? BARE_INSTRUCTIONS : await loadStartupInstructions(env, settings.claudeMdExcludes ?? [], settings.autoMemoryEnabled && !env.disableAutoMemory, settings.permissions.additionalDirectories);
   for (const problem of instructions.problems) options.report(`clew: ${problem}`);
   const style = minimal ? { name: "default", available: ["default"] } : await sessionOutputStyle({ loaded, cwd: env.cwd, projectRoot: () => findRepoRoot(env.cwd), userDir: env.configDir, report: options.report });
   const context = new ContextManager(

@@ -59,9 +59,10 @@ export class NestedInstructionWatcher {
   }
 }
 
-export async function loadStartupInstructions(env: Environment, excludes: readonly string[], autoMemory: boolean): Promise<StartupInstructions> {
+export async function loadStartupInstructions(env: Environment, excludes: readonly string[], autoMemory: boolean, addDirs: readonly string[] = []): Promise<StartupInstructions> {
   const repoRoot = findRepoRoot(env.cwd);
-  const options: InstructionOptions = { cwd: env.cwd, repoRoot, homeDir: env.homeDir, configDir: env.configDir, excludes };
+  const extraDirs = env.addDirInstructions ? addDirs : [];
+  const options: InstructionOptions = { cwd: env.cwd, repoRoot, homeDir: env.homeDir, configDir: env.configDir, excludes, ...(extraDirs.length > 0 ? { extraDirs } : {}) };
   const set = await loadInstructions(options);
   const files = [...set.files];
   if (autoMemory) {

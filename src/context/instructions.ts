@@ -48,6 +48,8 @@ export interface InstructionOptions {
    * else cwd). Claude Code asks once per project; until the app has that dialog, default true.
    */
   allowExternalImports?: boolean;
+  /** CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: `--add-dir` folders whose own files load too, after the project's. */
+  extraDirs?: readonly string[];
 }
 
 export interface InstructionSet {
@@ -164,6 +166,7 @@ export async function loadInstructions(options: InstructionOptions): Promise<Ins
   for (const dir of directoriesDown(top, cwd)) {
     await addDirectory(reader, dir, options, files, conditionalRules);
   }
+  for (const dir of options.extraDirs ?? []) await addDirectory(reader, resolve(cwd, dir), options, files, conditionalRules);
   return { files, conditionalRules, loaded: reader.loaded, problems: reader.problems };
 }
 

@@ -16,6 +16,8 @@ export interface Environment {
   promptCaching: { off: boolean; offFamilies: readonly string[]; oneHour: boolean };
   /** CLAUDE_CODE_DISABLE_AUTO_MEMORY: no auto memory, whatever `autoMemoryEnabled` says. */
   disableAutoMemory: boolean;
+  /** CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: `--add-dir` folders' CLAUDE.md / AGENTS.md load too. */
+  addDirInstructions: boolean;
   /** CLAUDE_CODE_SUBPROCESS_ENV_SCRUB: Bash, hooks and stdio MCP servers get no credentials (util/subprocess-env.ts). */
   subprocessEnvScrub: boolean;
   /** CLAUDE_CODE_SKIP_PROMPT_HISTORY: no transcripts and no prompt history (as --no-session-persistence). */
@@ -176,6 +178,7 @@ export function readEnvironment(
       oneHour: truthy(env.ENABLE_PROMPT_CACHING_1H) && !truthy(env.FORCE_PROMPT_CACHING_5M),
     },
     subprocessEnvScrub: truthy(env.CLAUDE_CODE_SUBPROCESS_ENV_SCRUB),
+    addDirInstructions: truthy(env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD),
     disableAutoMemory: truthy(env.CLAUDE_CODE_DISABLE_AUTO_MEMORY),
     skipPromptHistory: truthy(env.CLAUDE_CODE_SKIP_PROMPT_HISTORY),
     skillListingBudgetChars: intFrom(env.SLASH_COMMAND_TOOL_CHAR_BUDGET),

@@ -85,6 +85,14 @@ describe("settings and variables from Claude Code", () => {
     expect([plain.fake.requests.length, watched.fake.requests.length, capped.fake.requests.length, broken.fake.requests.length]).toEqual([2, 5, 3, 2]);
   });
 
+  test("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1: an --add-dir folder's CLAUDE.md joins the instructions; without it, it does not", async () => {
+    const other = writeWorkspace({ "CLAUDE.md": "Shared library rule: EXTRA-DIR-RULE\n" });
+    const without = await run({ "a.txt": "a\n" }, ["--add-dir", other], [reply().text("ok")]);
+    const withIt = await run({ "a.txt": "a\n" }, ["--add-dir", other], [reply().text("ok")], { CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: "1" });
+    const system = (fake: FakeServer) => JSON.stringify(requestAt(fake, 0).body.system);
+    expect([system(without.fake).includes("EXTRA-DIR-RULE"), system(withIt.fake).includes("EXTRA-DIR-RULE")]).toEqual([false, true]);
+  });
+
   test("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR: the next command starts in the project again; without it the cd carries over", async () => {
     const script = () => [reply().toolUse("Bash", { command: "cd sub && pwd" }), reply().toolUse("Bash", { command: "pwd" }), reply().text("done")];
     const files = { "sub/.keep": "" };
