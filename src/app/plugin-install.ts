@@ -23,8 +23,16 @@ function portsInput(context: PluginCommandContext): PortsInput {
   return { env: context.env, projectDir: context.projectDir };
 }
 
-export async function runInstall(context: PluginCommandContext, spec: string, scope: InstallScope): Promise<InstallOutcome> {
-  return installPlugin(await installPorts(portsInput(context)), spec, scope);
+/** An install's outcome, with what each newly installed plugin can run (plugin-capabilities.ts). */
+export type InstallReport = InstallOutcome & { runs?: Record<string, string[]> };
+
+export async function runInstall(context: PluginCommandContext, spec: string, scope: InstallScope): Promise<InstallReport> {
+  const outcome = await installPlugin(await installPorts(portsInput(context)), spec, scope);
+  if (!outcome.ok) return outcome;
+  const { installedRuns } = await import("./plugin-capabilities.ts");
+  const runs: Record<string, string[]> = {};
+  for (const item of outcome.items) if (item.changed) runs[item.id] = await installedRuns(item.installPath, item.id);
+  return { ...outcome, runs };
 }
 
 export async function runUninstall(context: PluginCommandContext, spec: string, options: { scope?: InstallScope; keepData?: boolean }): Promise<StateOutcome> {

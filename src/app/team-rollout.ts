@@ -9,11 +9,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LoadedPlugin } from "../plugins/types.ts";
 import type { Environment } from "../settings/paths.ts";
 import type { LoadedSettings } from "../settings/types.ts";
 import { writeFileAtomicSync } from "../util/atomic-write.ts";
 import { enabledIds, notInstalledFromSnapshot } from "./plugins-setup.ts";
+import { pluginRuns } from "./plugin-capabilities.ts";
 
 export interface RolloutPlan {
   marketplaces: Array<{ name: string; source: unknown }>;
@@ -96,15 +96,6 @@ export function missingNotice(plan: RolloutPlan): string | undefined {
   return parts.length === 0 ? undefined : `this project asks for ${parts.join(" and ")}, which are not installed; run \`clew plugin sync\` here to install them (and write clew.lock)`;
 }
 
-function runsOf(plugin: LoadedPlugin): string[] {
-  const events = [...new Set(plugin.hooks.flatMap((hooks) => Object.keys((hooks.hooks as { hooks?: Record<string, unknown> }).hooks ?? hooks.hooks)))];
-  return [
-    ...(events.length > 0 ? [`hooks on ${events.join(", ")}`] : []),
-    ...(Object.keys(plugin.mcpServers).length > 0 ? [`MCP servers ${Object.keys(plugin.mcpServers).join(", ")}`] : []),
-    ...(plugin.binDir ? ["programs in bin/ on the Bash tool's PATH"] : []),
-  ];
-}
-
 /**
  * Fetches what the plan names — marketplaces cloned, plugin sources fetched into the cache, none of
  * it run — and describes each item for the consent screen.
@@ -152,7 +143,7 @@ export async function describeRollout(env: Environment, plan: RolloutPlan): Prom
     }
     const plugin = loadPlugin({ root: fetched.dir, name: entry.name, marketplace, entry, marketplaceRoot: catalog.catalog.file.root });
     const commit = fetched.commit ?? catalog.catalog.commit;
-    items.push({ kind: "plugin", id, detail: plugin.description ?? entry.description ?? "", runs: runsOf(plugin), ...(commit ? { commit } : {}) });
+    items.push({ kind: "plugin", id, detail: plugin.description ?? entry.description ?? "", runs: pluginRuns(plugin), ...(commit ? { commit } : {}) });
   }
   return items;
 }

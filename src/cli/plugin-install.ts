@@ -41,7 +41,7 @@ function usageError(io: CommandIO, message: string, usage: string): number {
   return 1;
 }
 
-function reportInstall(io: CommandIO, outcome: InstallOutcome, verb: "installed" | "updated"): number {
+function reportInstall(io: CommandIO, outcome: InstallOutcome & { runs?: Record<string, string[]> }, verb: "installed" | "updated"): number {
   if (!outcome.ok) {
     io.writeErr(`✘ Failed to ${verb === "installed" ? "install" : "update"}: ${outcome.error}\n`);
     return 1;
@@ -51,6 +51,8 @@ function reportInstall(io: CommandIO, outcome: InstallOutcome, verb: "installed"
     if (verb === "updated" && !item.changed) io.writeOut(`✔ ${item.id} is already at the latest version (${item.version}${commit}).\n`);
     else if (item.dependencyOf) io.writeOut(`✔ Installed dependency ${item.id} ${item.version} (needed by ${item.dependencyOf}${commit}).\n`);
     else io.writeOut(`✔ Successfully ${verb} plugin: ${item.id} ${item.version} (scope: ${item.scope}${commit})\n`);
+    const runs = outcome.runs?.[item.id];
+    if (runs && runs.length > 0) io.writeOut(`  It can run: ${runs.join("; ")}\n`);
     for (const note of item.notes) io.writeErr(`  note: ${note}\n`);
   }
   if (outcome.settingsFile) io.writeOut(`Enabled in ${outcome.settingsFile}\n`);

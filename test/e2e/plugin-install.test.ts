@@ -46,6 +46,28 @@ function space() {
 }
 
 describe("clew plugin install (binary, real git)", () => {
+  test("the install says what the plugin can run: its hook events, MCP servers and bin/ programs", async () => {
+    const dir = tempDirectory("clew-market-guard-");
+    const files: Record<string, string> = {
+      ".claude-plugin/marketplace.json": JSON.stringify({ name: "sec", owner: { name: "Sec" }, plugins: [{ name: "guard", source: "./plugins/guard" }] }),
+      "plugins/guard/.claude-plugin/plugin.json": JSON.stringify({ name: "guard", version: "2.0.0" }),
+      "plugins/guard/hooks/hooks.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }], SessionStart: [{ hooks: [{ type: "command", command: "true" }] }] } }),
+      "plugins/guard/.mcp.json": JSON.stringify({ mcpServers: { scanner: { command: "scanner-server" } } }),
+      "plugins/guard/bin/guard-check": "#!/bin/sh\necho ok\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, ".."), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const repo = gitRepoFrom(dir);
+    const s = space();
+    expect((await s.run(["marketplace", "add", repo.url])).code).toBe(0);
+    const installed = await s.run(["install", "guard@sec"]);
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toContain("✔ Successfully installed plugin: guard@sec 2.0.0");
+    expect(installed.stdout).toContain("  It can run: hooks on PreToolUse, SessionStart; MCP servers scanner; programs in bin/ on the Bash tool's PATH\n");
+  });
+
   test("user and project scope install, update after an upstream commit, no-op update, uninstall leaves nothing", async () => {
     const repo = marketplaceRepo();
     const s = space();
