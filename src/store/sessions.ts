@@ -15,14 +15,16 @@ export function transcriptPath(projectStateDir: string, sessionId: string): stri
 /** Newest transcript (by modification time) in one project's state directory. */
 export function latestTranscript(projectStateDir: string): string | undefined {
   if (!existsSync(projectStateDir)) return undefined;
-  let best: { path: string; mtime: number } | undefined;
+  const found: Array<{ path: string; mtime: number }> = [];
   for (const name of readdirSync(projectStateDir)) {
     if (!name.endsWith(".jsonl") || !isSessionId(name.slice(0, -6))) continue;
     const path = join(projectStateDir, name);
-    const mtime = statSync(path).mtimeMs;
-    if (!best || mtime > best.mtime) best = { path, mtime };
+    found.push({ path, mtime: statSync(path).mtimeMs });
   }
-  return best?.path;
+  found.sort((a, b) => b.mtime - a.mtime);
+  // A session that never got a prompt (a run refused before its first request) is no conversation
+  // to continue: the newest one that has a prompt is, and only without any does the newest count.
+  return (found.find((candidate) => headOf(candidate.path).firstPrompt !== "") ?? found[0])?.path;
 }
 
 /** The transcript for `sessionId`: this project first, then every other project. */

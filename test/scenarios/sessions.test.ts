@@ -20,6 +20,20 @@ async function fake(...texts: string[]): Promise<FakeServer> {
 }
 
 describe("scenario: session identity", () => {
+  test("-c continues the newest conversation, not a newer session a refused prompt left without one", async () => {
+    const dir = writeWorkspace({});
+    const configDir = tempDirectory("clew-config-");
+    const first = await fake("noted");
+    const kept = await runClew(["-p", "remember the word kiwi", "--output-format", "json"], { cwd: dir, baseURL: first.url, configDir });
+    const original = (JSON.parse(kept.stdout) as { session_id: string }).session_id;
+    const refused = await runClew(["-p", "/deplyo prod"], { cwd: dir, baseURL: first.url, configDir });
+    expect(refused.code).toBe(1);
+    const second = await fake("kiwi");
+    const continued = await runClew(["-p", "-c", "which word?", "--output-format", "json"], { cwd: dir, baseURL: second.url, configDir });
+    expect((JSON.parse(continued.stdout) as { session_id: string }).session_id).toBe(original);
+    expect(JSON.stringify(second.requests[0]?.body.messages)).toContain("remember the word kiwi");
+  });
+
   test("--fork-session continues in a new session and leaves the original transcript as it was", async () => {
     const dir = writeWorkspace({});
     const configDir = tempDirectory("clew-config-");
