@@ -6,7 +6,6 @@
 import { statSync } from "node:fs";
 import { compactedHistory, estimateTokens, recentTail, summaryRequest, trimOldToolResults, userPrompts } from "../context/compact.ts";
 import { changedFilesLine, dateLine, localDate } from "../context/reminders.ts";
-import { carriedOver } from "../context/carried-over.ts";
 import type { AgentEvent, Emit } from "../loop/events.ts";
 import type { LoopDeps, LoopState } from "../loop/loop.ts";
 import { normalizeMessages } from "../loop/history.ts";
@@ -223,7 +222,7 @@ export class ContextManager {
     const tailBudget = Math.floor(this.options.windowTokens * 0.2 * 4);
     const next: MessageParam[] = compactedHistory({
       summary: summary || "(The model returned an empty summary.)",
-      carried: carriedOver(history),
+      carried: (await import("../context/carried-over.ts")).carriedOver(history),
       prompts: userPrompts(history),
       workingSet: this.options.files.paths().slice(-10).reverse(),
       transcriptPath: this.options.transcriptPath(),

@@ -7,7 +7,6 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { globLibrary } from "../util/glob-library.ts";
 import type { DirEntryKind, FileSystemView } from "../permissions/types.ts";
-import { programSetting } from "../permissions/git-config-risk.ts";
 
 const MAX_GLOB_RESULTS = 5_000;
 const MAX_GLOB_LISTINGS = 2_000;
@@ -172,6 +171,8 @@ function configRisk(repositoryOf: (dir: string) => Repository | undefined): (dir
       } catch {
         continue;
       }
+      // Read on the first git command the gate looks at: most sessions run none.
+      const { programSetting } = require("../permissions/git-config-risk.ts") as typeof import("../permissions/git-config-risk.ts");
       const setting = programSetting(text);
       if (setting) {
         risk = { setting, file };

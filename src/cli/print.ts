@@ -13,7 +13,6 @@ import { buildResult, textResult } from "../app/result.ts";
 import { sessionFlags } from "./session-flags.ts";
 import { STDIN_LIMIT, stdinTooLarge } from "./stdio.ts";
 import { framesFor, initFrame, type Frame } from "./stream-json.ts";
-import { unknownCommandError } from "./unknown-command.ts";
 
 export interface PrintIO {
   write(text: string): void;
@@ -98,7 +97,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     report: (line) => io.writeError(`${line}\n`),
   });
   // A mistyped `/command` fails here, before any request; --disable-slash-commands sends slash text as typed.
-  const unknownCommand = options.disableSlashCommands ? undefined : await unknownCommandError(prompt, session);
+  // Loaded only for a prompt that starts with a slash.
+  const unknownCommand = options.disableSlashCommands || !prompt.trimStart().startsWith("/") ? undefined : await (await import("./unknown-command.ts")).unknownCommandError(prompt, session);
   if (unknownCommand) {
     await session.close();
     throw unknownCommand;

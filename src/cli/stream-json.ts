@@ -5,7 +5,7 @@
 import type { SessionInfo } from "../app/session.ts";
 import type { AgentEvent } from "../loop/events.ts";
 import type { ContentBlockParam } from "../model/types.ts";
-import { HEADLESS_COMMANDS } from "./unknown-command.ts";
+import { HEADLESS_COMMANDS } from "./headless-commands.ts";
 
 export type Frame = Record<string, unknown> & { type: string };
 

@@ -8,9 +8,8 @@
 import { existsSync } from "node:fs";
 import { editDistance } from "../util/edit-distance.ts";
 import { FatalError } from "../util/errors.ts";
+import { HEADLESS_COMMANDS } from "./headless-commands.ts";
 
-/** The built-ins runPrint handles itself (print.ts: `/compact [instructions]`). */
-export const HEADLESS_COMMANDS: readonly string[] = ["compact"];
 
 /** Claude Code's command-name characters: letters, digits, `-`, `_`, `:` and `.`. */
 const COMMAND_WORD = /^\/([\p{L}\p{N}_:.-]+)(?:\s|$)/u;

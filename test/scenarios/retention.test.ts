@@ -111,6 +111,18 @@ describe("cleanupPeriodDays", () => {
     expect({ isFolder: statSync(setup.elsewhereDir).isDirectory(), left: tree(setup.elsewhereDir) }).toEqual({ isFolder: true, left: [] });
   });
 
+  test("at most one sweep a day: a start within a day of the last one leaves an expired session for the next day's", async () => {
+    const setup = setUp();
+    await run(setup);
+    const LATE_ID = "0d0d0d0d-1111-4222-8333-444444444444";
+    seed(setup.stateDir, sessionFiles(LATE_ID), 40);
+    await run(setup);
+    expect(missing(setup.stateDir, everySessionFile(LATE_ID))).toEqual([]);
+    age([join(setup.configDir, "cache", "last-session-sweep")], 2);
+    await run(setup);
+    expect(everySessionFile(LATE_ID).filter((path) => tree(setup.stateDir).includes(path))).toEqual([]);
+  });
+
   test("a period longer than the sessions' age keeps them", async () => {
     const setup = setUp({ cleanupPeriodDays: 99999 });
     await run(setup);
