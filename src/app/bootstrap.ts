@@ -38,6 +38,8 @@ import { loadSessionExtensions } from "./extensions-setup.ts";
 import { renderItem, type InvocationDeps } from "./invocations.ts";
 import { combineWatchers, NestedSkillWatcher } from "./nested-skills.ts";
 import type { HookSink } from "./session-hooks.ts";
+import { blocksEveryPluginHook } from "../hooks/policy.ts";
+import { hookPolicyFromSettings } from "../hooks/settings-sources.ts";
 import { builtinTools, selectTools } from "./tool-set.ts";
 import { agentTool } from "../tools/agent.ts";
 import { agentToolDescription, helperTypeFinder, helperTypeListing, helperTypeNames, mainThreadAgent, SubagentRunner } from "./subagents-setup.ts";
@@ -250,7 +252,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const hookSink: HookSink = { emit: undefined };
   const skillHooks = extensions.withHooks;
   const pluginHooks = plugins?.hooks;
-  const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks && !pluginHooks?.sources.length ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
+  // Plugins' hooks that the policy blocks whole (disableAllHooks, say) need no hook engine.
+  const pluginHooksLive = pluginHooks !== undefined && pluginHooks.sources.length > 0 && !blocksEveryPluginHook(hookPolicyFromSettings(loaded), pluginHooks.managedForced);
+  const sessionHooks = Object.keys(settings.hooks).length === 0 && !skillHooks && !pluginHooksLive ? undefined : await (await import("./session-hooks.ts")).startSessionHooks({
     loaded,
     toolSession,
     sessionId,
