@@ -43,8 +43,9 @@ function fromRepository(origin: SettingsOrigin | undefined): boolean {
 /**
  * The session's environment with the settings' `env` block applied. Where clew keeps its files,
  * whether root runs unsandboxed and where updates come from stay as the process started (a
- * settings file cannot move them; it can only turn automatic updates off). Routing variables from
- * an untrusted repository's files are left out, each named once through `report`.
+ * settings file cannot move them; it can only turn automatic updates off). From an untrusted
+ * repository's files only clew's and Claude Code's knobs apply; the rest is left out, for clew and
+ * its child processes alike, and named once through `report`.
  */
 export function withSettingsEnv(env: Environment, loaded: Pick<LoadedSettings, "settings" | "origins" | "trusted">, report: (line: string) => void): Environment {
   const block: Record<string, string> = {};
