@@ -117,6 +117,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const plugins = await loadSessionPlugins({ env, loaded, pluginDirs: options.pluginDirs ?? [], report: options.report });
   if (plugins) reportPluginProblems(options.report, plugins);
   const extensionsCache = join(env.configDir, "cache", "extensions");
+  const skillListingBudget = env.skillListingBudgetChars ?? Math.max(8_000, Math.floor(windowTokens * 0.04));
   const extensions = await loadSessionExtensions({
     cwd: env.cwd,
     projectRoot: findRepoRoot(env.cwd),
@@ -125,7 +126,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     addDirs: settings.permissions.additionalDirectories.map((dir) => resolve(env.cwd, dir)),
     cacheDir: extensionsCache,
     ...(minimal ? { noDiscovery: true } : {}),
-    budgetChars: env.skillListingBudgetChars ?? Math.max(8_000, Math.floor(windowTokens * 0.04)),
+    budgetChars: skillListingBudget,
     ...(options.agentsJson !== undefined ? { agentsJson: options.agentsJson } : {}),
     ...(plugins ? { pluginSources: plugins.sources } : {}),
     ...(settings.skillOverrides ? { skillOverrides: settings.skillOverrides } : {}),
@@ -434,7 +435,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const housekeeping = options.persist && !minimal ? sweepAfter(firstRequest.out, { configDir: env.configDir, loaded, sessionId, now }) : undefined;
   return telemetry.closing(new Session(
     sessionInfo,
-    { loopDeps, toolSession, context, permissions, settings: loaded, ...(housekeeping ? { housekeeping } : {}), ...(modelChoice ? { modelChoice } : {}), newTurn: () => baseStream.newTurn(), aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, checkpoints: sessionCheckpoints({ enabled: settings.fileCheckpointingEnabled !== false, projectDir: env.cwd, stateDir, sessionId, path: env.childEnv.PATH ?? "", keep: settings.checkpointsPerSession, workingDirs: () => permissions.context().workingDirs, report: options.report }), ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
+    { loopDeps, toolSession, context, permissions, settings: loaded, skillListingBudget, ...(housekeeping ? { housekeeping } : {}), ...(modelChoice ? { modelChoice } : {}), newTurn: () => baseStream.newTurn(), aliasOverrides: env.aliasOverrides, recorder, writer, reasoning, now, checkpoints: sessionCheckpoints({ enabled: settings.fileCheckpointingEnabled !== false, projectDir: env.cwd, stateDir, sessionId, path: env.childEnv.PATH ?? "", keep: settings.checkpointsPerSession, workingDirs: () => permissions.context().workingDirs, report: options.report }), ...(hooks ? { hooks } : {}), hookSink, ...(invocations ? { invocations } : {}), ...(interactive ? { afterFirstTurn: () => void backgroundWork(env, loaded, options) } : {}), helpers: { runner: subagents, notices: helperNotices, ledger, waitAtEnd: options.waitForBackground === true, listTypes: () => helperTypeListing(helperTypes) }, ...(mcp ? { mcp: { session: mcp, beforeTurn: () => {
       if (!toolSet.refresh()) return;
       executor.setTools(toolSet.tools);
       loopDeps.request.tools = toolSet.apiTools;

@@ -56,7 +56,26 @@ export async function hookConfigOf(loaded: LoadedSettings, projectDir: string): 
   return collectHooks(hookSourcesFromSettings(loaded), { projectDir, policy: hookPolicyFromSettings(loaded) });
 }
 
-export async function extensionLines(registry: ExtensionRegistry | undefined, homeDir: string): Promise<string[]> {
+/**
+ * Skills whose description the model's listing leaves out to fit its budget (their names stay),
+ * said where the user looks — /skills, clew doctor — rather than silently, with the two ways out.
+ */
+async function listingLines(registry: ExtensionRegistry, budgetChars: number): Promise<string[]> {
+  const { listingDescription, skillCatalogue } = await import("../extensions/catalogue.ts");
+  const listed = registry.invocables.filter((item) => item.modelInvocable);
+  if (listed.length === 0) return [];
+  const bare = new Set(skillCatalogue(listed, { budgetChars }).split("\n"));
+  const dropped = listed.filter((item) => item.override !== "name-only" && listingDescription(item) !== "" && bare.has(`- ${item.name}`)).map((item) => item.name);
+  if (dropped.length === 0) return [];
+  const shown = dropped.slice(0, 10).join(", ");
+  return [
+    "",
+    `The model's skill listing has room for ${budgetChars} characters: ${dropped.length} of ${listed.length} descriptions are left out (the names stay listed): ${shown}${dropped.length > 10 ? `, and ${dropped.length - 10} more` : ""}.`,
+    "Raise SLASH_COMMAND_TOOL_CHAR_BUDGET, or set skillOverrides \"name-only\" (or \"off\") for skills the model need not see described.",
+  ];
+}
+
+export async function extensionLines(registry: ExtensionRegistry | undefined, homeDir: string, budgetChars: number = 8_000): Promise<string[]> {
   if (!registry) return ["No skills or commands are loaded."];
   const { formatExtensionProblem } = await import("../extensions/index.ts");
   const home = (path: string) => (path.startsWith(`${homeDir}/`) ? `~${path.slice(homeDir.length)}` : path);
@@ -65,7 +84,8 @@ export async function extensionLines(registry: ExtensionRegistry | undefined, ho
     return `${item.kind === "skill" ? "skill  " : "command"} /${item.name}${item.argumentHint ? ` ${item.argumentHint}` : ""}${flags ? ` (${flags})` : ""}  ${home(item.file)}`;
   });
   const problems = registry.problems.filter((problem) => problem.severity !== "info").map((problem) => formatExtensionProblem(problem, homeDir));
-  return [...(rows.length > 0 ? rows : ["No skills or commands found (.clew/ and .claude/ skills/ and commands/, ~/.clew/)."]), ...(problems.length > 0 ? ["", "Problems:", ...problems] : [])];
+  const listing = await listingLines(registry, budgetChars);
+  return [...(rows.length > 0 ? rows : ["No skills or commands found (.clew/ and .claude/ skills/ and commands/, ~/.clew/)."]), ...listing, ...(problems.length > 0 ? ["", "Problems:", ...problems] : [])];
 }
 
 /**

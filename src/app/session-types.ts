@@ -71,6 +71,8 @@ export interface SessionServices {
   mcp?: { session: SessionMcp; beforeTurn: () => void };
   /** A checkpoint of the files before each prompt (absent with fileCheckpointingEnabled: false). */
   checkpoints?: CheckpointPort;
+  /** Characters the model's skill listing may take (for /skills to say what it left out). */
+  skillListingBudget?: number;
   /** The model as named on the command line, in settings or the environment (`opusplan` follows the mode). */
   modelChoice?: string;
   /** Background upkeep the session's end waits for (the cleanupPeriodDays sweep, session-retention.ts). */

@@ -195,7 +195,7 @@ export class Session {
 
   /** `/skills` and `/doctor`: skills and commands with where they come from, then every loading problem. */
   async extensionListing(homeDir: string): Promise<string[]> {
-    return extensionLines(await this.services.invocations?.registry.get(), homeDir);
+    return extensionLines(await this.services.invocations?.registry.get(), homeDir, this.services.skillListingBudget);
   }
 
   /** `/hooks` and `/doctor`: every configured hook with its source file, and why one does not run. */

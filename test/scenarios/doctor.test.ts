@@ -58,6 +58,17 @@ describe("clew doctor", () => {
     expect(down.code).toBe(1);
   });
 
+  test("skills whose descriptions the model's listing leaves out to fit its budget are named, with the ways out", async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 12; index++) files[`.claude/skills/skill-${index}/SKILL.md`] = `---\nname: skill-${index}\ndescription: ${"A long description of what this skill does. ".repeat(3)}\n---\nBody.\n`;
+    const cwd = writeWorkspace(files);
+    const tight = await runClew(["doctor"], { cwd, configDir: tempDirectory("clew-config-"), env: { SLASH_COMMAND_TOOL_CHAR_BUDGET: "600" } });
+    expect(tight.stdout).toMatch(/The model's skill listing has room for 600 characters: \d+ of 12 descriptions are left out \(the names stay listed\): skill-/);
+    expect(tight.stdout).toContain('Raise SLASH_COMMAND_TOOL_CHAR_BUDGET, or set skillOverrides "name-only"');
+    const roomy = await runClew(["doctor"], { cwd, configDir: tempDirectory("clew-config-") });
+    expect(roomy.stdout).not.toContain("descriptions are left out");
+  });
+
   test("API credentials: a key the endpoint takes passes; one it refuses (401) fails doctor with the endpoint's words; another status gives no verdict", async () => {
     const refusing = Bun.serve({
       port: 0,
