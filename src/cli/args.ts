@@ -33,6 +33,8 @@ export interface CliOptions {
   autoModeUnavailable: boolean;
   /** `--prompt-suggestions`: accepted; clew makes no suggestions (said on stderr). */
   promptSuggestions: boolean;
+  /** `--fail-on-denial` (clew's): a `-p` run in which any tool call was denied ends as an error. */
+  failOnDenial: boolean;
   /** `--bare`: only what the command line names is loaded (app/bare-mode.ts). */
   bare: boolean;
   disableSlashCommands: boolean;
@@ -230,6 +232,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
   // clew already writes helpers' messages, their text included, as stream-json frames.
   "--forward-subagent-text": () => {},
   "--prompt-suggestions": (o) => (o.promptSuggestions = true),
+  "--fail-on-denial": (o) => (o.failOnDenial = true),
   "--bare": (o) => (o.bare = true),
   "--disable-slash-commands": (o) => (o.disableSlashCommands = true),
   "--safe-mode": (o) => (o.safeMode = true),
@@ -254,7 +257,7 @@ const BOOLEAN_FLAGS: Record<string, (o: CliOptions) => void> = {
 export function defaultOptions(): CliOptions {
   return {
     print: false, prompt: undefined, command: undefined, commandArgs: [], continue: false, resume: undefined,
-    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, autoModeUnavailable: false, promptSuggestions: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, worktree: undefined, maxWallTimeMs: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
+    sessionId: undefined, model: undefined, fallbackModel: undefined, jsonSchema: undefined, autoCompactWindow: undefined, appendSubagentSystemPrompt: undefined, excludeDynamicSections: false, autoModeUnavailable: false, promptSuggestions: false, failOnDenial: false, bare: false, disableSlashCommands: false, setup: undefined, initOnly: false, safeMode: false, name: undefined, worktree: undefined, maxWallTimeMs: undefined, effort: undefined, maxTurns: undefined, outputFormat: "text", inputFormat: "text",
     verbose: false, includePartialMessages: false, systemPrompt: undefined, systemPromptFile: undefined,
     appendSystemPrompt: undefined, appendSystemPromptFile: undefined, permissionMode: undefined, allowedTools: [],
     disallowedTools: [], tools: undefined, settings: undefined, settingSources: undefined, addDirs: [],

@@ -172,7 +172,8 @@ export async function runPrint(options: CliOptions, env: Environment, version: s
     helperUsage: session.helperUsage(),
     ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
   });
-  const result = wallTimeUp && built.is_error ? wallTimeResult(built, options.maxWallTimeMs ?? 0) : built;
+  const timed = wallTimeUp && built.is_error ? wallTimeResult(built, options.maxWallTimeMs ?? 0) : built;
+  const result = options.failOnDenial && !timed.is_error && timed.permission_denials.length > 0 ? deniedResult(timed) : timed;
   emitFrame(result as unknown as Frame);
   if (options.outputFormat === "json") io.write(`${JSON.stringify(verboseJson ? collected : result)}\n`);
   if (options.outputFormat === "text") {
@@ -189,6 +190,13 @@ async function runSetupOnly(options: CliOptions, env: Environment, version: stri
   const session = await openSession({ ...sessionFlags(options, env, version), setupTrigger: "init", persist: false, waitForBackground: false, report: (line) => io.writeError(`${line}\n`) });
   await session.close();
   return 0;
+}
+
+/** `--fail-on-denial`: a run that finished with calls denied is a failure a pipeline sees; the answer stays in `result`. */
+function deniedResult(result: ReturnType<typeof buildResult>): ReturnType<typeof buildResult> {
+  const denials = result.permission_denials;
+  const calls = [...new Set(denials.map((denial) => denial.tool_name))].join(", ");
+  return { ...result, subtype: "error_during_execution", is_error: true, errors: [`${denials.length} tool ${denials.length === 1 ? "call was" : "calls were"} denied (${calls}) and --fail-on-denial is set`], terminal_reason: "permission_denied" };
 }
 
 /** A run --max-wall-time stopped: an error of its own kind, not an interrupt. */

@@ -78,6 +78,23 @@ describe("session flags and settings", () => {
     expect(missing.stderr).toContain("error: --agents nowhere.json: not a JSON object and not a readable file (ENOENT)");
   });
 
+  test("--fail-on-denial: a run with a denied call ends as an error (exit 1, terminal_reason permission_denied), the answer kept in json", async () => {
+    const cwd = writeWorkspace({ "a.txt": "a\n" });
+    const configDir = tempDirectory("clew-config-");
+    const run = async (args: string[]) => {
+      const fake = (server = await startFakeAnthropic({ script: [reply().toolUse("Bash", { command: "git push origin main" }), reply().text("could not push")] }));
+      const result = await runClew(["-p", "push it", "--fail-on-denial", ...args], { cwd, configDir, baseURL: fake.url });
+      await fake.close();
+      server = undefined;
+      return result;
+    };
+    const text = await run([]);
+    expect({ code: text.code, stdout: text.stdout }).toEqual({ code: 1, stdout: "Error: 1 tool call was denied (Bash) and --fail-on-denial is set\n" });
+    const json = await run(["--output-format", "json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ is_error: true, subtype: "error_during_execution", terminal_reason: "permission_denied", result: "could not push" });
+  });
+
   test('viewMode "verbose" in settings makes --output-format json the message array, result last', async () => {
     const fake = (server = await startFakeAnthropic({ script: [reply().text("done")] }));
     const cwd = writeWorkspace({ ".claude/settings.local.json": JSON.stringify({ viewMode: "verbose" }) });
