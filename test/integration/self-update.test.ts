@@ -224,7 +224,12 @@ describe("clew update", () => {
 
   test("two concurrent updates leave one valid binary; the loser reports and exits 0", async () => {
     const install = freshInstall();
-    const [a, b] = await Promise.all([run(install.binary, ["update"], envFor(install, "slow")), run(install.binary, ["update"], envFor(install, "slow"))]);
+    // The second starts once the first holds the lock (its download then takes 1.5 s): on a loaded
+    // machine two processes started together need not overlap at all.
+    const first = run(install.binary, ["update"], envFor(install, "slow"));
+    const lock = join(updateStateDir(install.configDir), "update.lock");
+    for (let waited = 0; !existsSync(lock) && waited < 10_000; waited += 10) await Bun.sleep(10);
+    const [a, b] = await Promise.all([first, run(install.binary, ["update"], envFor(install, "slow"))]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const outputs = [a.stdout, b.stdout];
     expect(outputs.filter((out) => out.includes("Successfully updated from 1.0.0 to version 2.0.0")).length).toBe(1);
