@@ -6,15 +6,12 @@
  * survive any number of compactions.
  */
 import type { ContentBlockParam, MessageParam } from "../model/types.ts";
+import { blocks } from "./compact.ts";
 
 /** Skills carried over: the newest first, at most this many and this many characters in all. */
 const MAX_SKILLS = 5;
 const MAX_SKILL_CHARS = 20_000;
 const SKILL_OPEN = /<loaded-skill name="([^"]*)">\n([\s\S]*?)\n<\/loaded-skill>/g;
-
-function blocks(message: MessageParam): ContentBlockParam[] {
-  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
-}
 
 function resultText(block: ContentBlockParam): string {
   if (block.type !== "tool_result") return "";

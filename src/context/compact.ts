@@ -20,7 +20,8 @@ export function summaryRequest(history: readonly MessageParam[], instructions?: 
   return [...history, { role: "user", content: [{ type: "text", text: `${compactPrompt.trim()}${extra}` }] }];
 }
 
-function blocks(message: MessageParam): ContentBlockParam[] {
+/** A message's content as blocks (a plain string is one text block). */
+export function blocks(message: MessageParam): ContentBlockParam[] {
   return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
 }
 
